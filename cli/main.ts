@@ -1,0 +1,92 @@
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from '../core/config.ts';
+import { openDatabase } from '../core/db.ts';
+import { setLogLevel } from '../core/logger.ts';
+import { migrate } from '../core/migrate.ts';
+import { composeSupergraph } from '../gateway/compose.ts';
+import { runSeedCommand } from '../prisma/sandbox/cli.ts';
+import { sandboxSamples } from '../prisma/sandbox/load.ts';
+import { startDistributed } from './distributed.ts';
+import { serve, stopOnSignals } from './serve.ts';
+
+const USAGE = `Usage: landgraph <command>
+
+  serve                     start the API (REST facade + /graphql) on the embedded default or DATABASE_URL
+  serve --distributed       start every subgraph as its own HTTP service and the gateway in front of them
+  sandbox seed [--seed N] [--parcels N]
+                            (re)load the deterministic sandbox dataset; --parcels scales it for benchmarks
+  sandbox samples           print a handful of real sandbox points as JSON
+  migrate                   apply pending database migrations
+  compose [--out FILE]      compose the supergraph from the subgraph schemas (stdout or FILE)
+`;
+
+export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));
+
+async function withDatabase<T>(run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+  const db = await openDatabase(loadConfig());
+  try {
+    return await run(db);
+  } finally {
+    await db.close();
+  }
+}
+
+export async function main(args: string[]): Promise<number> {
+  const [command, sub, ...rest] = args;
+  try {
+    switch (command) {
+      case 'serve':
+      case undefined: {
+        const config = loadConfig();
+        const distributed = args.includes('--distributed') || config.mode === 'distributed';
+        const running = distributed ? await startDistributed(config) : await serve(config);
+        stopOnSignals(running.stop);
+        process.stdout.write(
+          `Landgraph is listening on ${running.url}\n  REST:    ${running.url}/api/health\n  GraphQL: ${running.url}/graphql\n`,
+        );
+        return await new Promise<number>(() => undefined);
+      }
+      case 'sandbox':
+        if (sub === 'seed') return await runSeedCommand(rest);
+        if (sub === 'samples') {
+          setLogLevel('warn');
+          const config = loadConfig();
+          const samples = await withDatabase(async (db) => {
+            const { prepareDatabase } = await import('../gateway/runtime.ts');
+            await prepareDatabase(db, config);
+            return sandboxSamples(db);
+          });
+          process.stdout.write(`${JSON.stringify(samples, null, 2)}\n`);
+          return 0;
+        }
+        break;
+      case 'migrate': {
+        const applied = await withDatabase((db) => migrate(db));
+        process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'database is up to date\n');
+        return 0;
+      }
+      case 'compose': {
+        const supergraph = composeSupergraph();
+        const outIndex = args.indexOf('--out');
+        if (outIndex >= 0) writeFileSync(args[outIndex + 1] ?? SUPERGRAPH_FILE, supergraph);
+        else process.stdout.write(supergraph);
+        return 0;
+      }
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return 0;
+    }
+    process.stderr.write(`Unknown command: ${args.join(' ')}\n\n${USAGE}`);
+    return 2;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`landgraph ${command ?? ''} failed: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

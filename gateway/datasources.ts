@@ -1,0 +1,62 @@
+import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { RemoteGraphQLDataSource } from '@apollo/gateway';
+import type { DocumentNode, GraphQLError } from 'graphql';
+import { execute, parse, validate } from 'graphql';
+import type { RequestScope } from '../core/context.ts';
+import { DATASET_HEADER, REQUEST_ID_HEADER } from '../core/context.ts';
+import type { Subgraph } from '../core/subgraph.ts';
+
+export type GatewayContext = { scope: RequestScope };
+
+const MAX_CACHED_OPERATIONS = 500;
+
+/**
+ * Runs a subgraph in-process. Unlike Apollo's LocalGraphQLDataSource it builds the subgraph's
+ * own context (fresh loaders per fetch) and keeps parsed, validated operations: the query
+ * planner sends the same few operations again and again, and re-validating each costs more
+ * than executing it.
+ */
+export class InProcessSubgraphDataSource implements GraphQLDataSource<GatewayContext> {
+  private readonly documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+
+  constructor(private readonly subgraph: Subgraph) {}
+
+  async process({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>) {
+    const query = request.query ?? '';
+    const document = this.prepare(query);
+    if (!('kind' in document)) return { errors: document };
+    const result = await execute({
+      schema: this.subgraph.schema,
+      document,
+      variableValues: request.variables,
+      operationName: request.operationName,
+      contextValue: this.subgraph.createContext(context.scope),
+    });
+    return result as Awaited<ReturnType<GraphQLDataSource['process']>>;
+  }
+
+  private prepare(query: string): DocumentNode | readonly GraphQLError[] {
+    const cached = this.documents.get(query);
+    if (cached) return cached;
+    let prepared: DocumentNode | readonly GraphQLError[];
+    try {
+      const document = parse(query);
+      const errors = validate(this.subgraph.schema, document);
+      prepared = errors.length > 0 ? errors : document;
+    } catch (error) {
+      return [error as GraphQLError];
+    }
+    if (this.documents.size >= MAX_CACHED_OPERATIONS) this.documents.clear();
+    this.documents.set(query, prepared);
+    return prepared;
+  }
+}
+
+/** Calls a subgraph over HTTP, carrying the caller's dataset and request id as headers. */
+export class HttpSubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
+    if (!context.scope) return; // the gateway's own health and schema calls carry no caller
+    request.http?.headers.set(DATASET_HEADER, context.scope.dataset);
+    request.http?.headers.set(REQUEST_ID_HEADER, context.scope.requestId);
+  }
+}

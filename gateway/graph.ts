@@ -1,0 +1,59 @@
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import type { GraphQLFormattedError } from 'graphql';
+import type { RequestScope } from '../core/context.ts';
+import { logger } from '../core/logger.ts';
+import type { Subgraph } from '../core/subgraph.ts';
+import type { SubgraphName } from '../subgraphs/index.ts';
+import { composeSupergraph } from './compose.ts';
+import type { GatewayContext } from './datasources.ts';
+import { HttpSubgraphDataSource, InProcessSubgraphDataSource } from './datasources.ts';
+
+export type GraphMode =
+  | { kind: 'embedded'; subgraphs: Record<SubgraphName, Subgraph> }
+  | { kind: 'distributed'; urls: Record<SubgraphName, string> };
+
+export type GraphResult<TData> = { data?: TData | null; errors?: readonly GraphQLFormattedError[] };
+
+/** The composed graph: an Apollo server over the gateway, callable in-process by the facade. */
+export type Graph = {
+  apollo: ApolloServer<GatewayContext>;
+  execute<TData>(query: string, variables: Record<string, unknown>, scope: RequestScope): Promise<GraphResult<TData>>;
+  stop(): Promise<void>;
+};
+
+export async function createGraph(mode: GraphMode): Promise<Graph> {
+  const supergraphSdl =
+    mode.kind === 'distributed' ? composeSupergraph({ urlFor: (name) => mode.urls[name] }) : composeSupergraph();
+  const gateway = new ApolloGateway({
+    supergraphSdl,
+    logger: {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m) => logger.warn(String(m)),
+      error: (m) => logger.error(String(m)),
+    },
+    buildService: ({ name, url }) =>
+      mode.kind === 'embedded'
+        ? new InProcessSubgraphDataSource(mode.subgraphs[name as SubgraphName])
+        : new HttpSubgraphDataSource({ url }),
+  });
+  const apollo = new ApolloServer<GatewayContext>({
+    gateway,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
+  });
+  await apollo.start();
+  return {
+    apollo,
+    async execute<TData>(query: string, variables: Record<string, unknown>, scope: RequestScope) {
+      const response = await apollo.executeOperation<TData>({ query, variables }, { contextValue: { scope } });
+      if (response.body.kind !== 'single') throw new Error('Incremental delivery is not used by the facade.');
+      const { data, errors } = response.body.singleResult;
+      return { data, errors };
+    },
+    stop: () => apollo.stop(),
+  };
+}

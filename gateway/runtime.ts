@@ -1,0 +1,75 @@
+import type { Cache } from '../core/cache.ts';
+import { openCache } from '../core/cache.ts';
+import type { Config } from '../core/config.ts';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { logger } from '../core/logger.ts';
+import { migrate } from '../core/migrate.ts';
+import { ProvenanceCatalog } from '../core/provenance.ts';
+import type { Subgraph } from '../core/subgraph.ts';
+import { isSandboxLoaded, seedSandbox } from '../prisma/sandbox/load.ts';
+import type { SubgraphName } from '../subgraphs/index.ts';
+import { SUBGRAPHS, SUBGRAPH_NAMES, subgraphPort } from '../subgraphs/index.ts';
+import type { Graph } from './graph.ts';
+import { createGraph } from './graph.ts';
+
+/** Everything one serving process holds: its database, the credits catalogue and the graph. */
+export type Runtime = {
+  config: Config;
+  db: Database;
+  catalog: ProvenanceCatalog;
+  cache: Cache;
+  graph: Graph;
+  close(): Promise<void>;
+};
+
+/** Migrates and, on first start, loads the sandbox so a fresh machine serves data at once. */
+export async function prepareDatabase(db: Database, config: Pick<Config, 'sandboxSeed'>): Promise<void> {
+  await migrate(db);
+  if (!(await isSandboxLoaded(db, { seed: config.sandboxSeed }))) {
+    logger.info('loading the sandbox dataset (first start only)');
+    const summary = await seedSandbox(db, { seed: config.sandboxSeed });
+    logger.info('sandbox dataset loaded', summary);
+  }
+}
+
+export function buildSubgraphs(db: Database, catalog: ProvenanceCatalog): Record<SubgraphName, Subgraph> {
+  const deps = { db, catalog };
+  const built: Partial<Record<SubgraphName, Subgraph>> = {};
+  for (const name of SUBGRAPH_NAMES) built[name] = SUBGRAPHS[name](deps);
+  return built as Record<SubgraphName, Subgraph>;
+}
+
+export async function startRuntime(
+  config: Config,
+  options: { db?: Database; prepare?: boolean } = {},
+): Promise<Runtime> {
+  const db = options.db ?? (await openDatabase(config));
+  if (options.prepare !== false) await prepareDatabase(db, config);
+  const catalog = new ProvenanceCatalog(db);
+  const graph =
+    config.mode === 'embedded'
+      ? await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog) })
+      : await createGraph({
+          kind: 'distributed',
+          urls: Object.fromEntries(
+            SUBGRAPH_NAMES.map((name) => [
+              name,
+              `http://127.0.0.1:${subgraphPort(name, config.subgraphBasePort)}/graphql`,
+            ]),
+          ) as Record<SubgraphName, string>,
+        });
+  const cache = openCache(config.redisUrl);
+  return {
+    config,
+    db,
+    catalog,
+    cache,
+    graph,
+    async close() {
+      await graph.stop();
+      await cache.close();
+      if (!options.db) await db.close();
+    },
+  };
+}

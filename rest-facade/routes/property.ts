@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { AppError } from '../../core/errors.ts';
+import { detectState } from '../../core/geo.ts';
+import { assertPoint } from '../../core/validate.ts';
+import { unwrap } from '../graph-result.ts';
+import { numeric, stateParam, textParam } from '../params.ts';
+import type { Credit } from '../route.ts';
+import { defineRoute } from '../route.ts';
+import type { LayerFields, ParcelFields } from './cadastre.ts';
+import { LAYER_FIELDS, PARCEL_FIELDS, creditOf, parcelFeature } from './cadastre.ts';
+
+type GraphLayer = LayerFields & { data: unknown };
+
+/**
+ * The layers of the property graph: each is one field of `Property`, the scope that grants it
+ * and how its data is written in the REST response. The graph route selects exactly these.
+ */
+export const PROPERTY_LAYERS = [
+  {
+    name: 'cadastre',
+    scope: 'cadastre.read',
+    selection: `cadastre { ${LAYER_FIELDS} data { ${PARCEL_FIELDS} } }`,
+    toRest: (data: unknown) => parcelFeature(data as ParcelFields),
+  },
+  {
+    name: 'planning',
+    scope: 'planning.read',
+    selection: `planning { ${LAYER_FIELDS} data { zone { code description scheme_code lga_code lga_name } overlays { code description scheme_code lga_code lga_name } } }`,
+    toRest: (data: unknown) => data,
+  },
+] as const;
+
+const IDENTITY_FIELDS = `gnaf_pid parcel_pfi state location { lat lng }
+  address { ${LAYER_FIELDS} data { gnaf_pid formatted_address locality postcode geocode_type } }`;
+
+type PropertyResult = {
+  gnaf_pid: string | null;
+  parcel_pfi: string | null;
+  state: string;
+  location: { lat: number; lng: number } | null;
+  address: LayerFields & { data: { formatted_address: string; locality: string; postcode: string | null } | null };
+} & Record<string, GraphLayer | unknown>;
+
+function propertyOperation(entry: 'point' | 'parcel' | 'gnaf'): string {
+  const selection = `${IDENTITY_FIELDS} ${PROPERTY_LAYERS.map((l) => l.selection).join(' ')}`;
+  switch (entry) {
+    case 'point':
+      return `query PropertyGraphAtPoint($lat: Float!, $lng: Float!, $state: String!) { property: propertyAt(lat: $lat, lng: $lng, state: $state) { ${selection} } }`;
+    case 'parcel':
+      return `query PropertyGraphByParcel($pfi: String!, $state: String!) { property: propertyByParcel(parcel_pfi: $pfi, state: $state) { ${selection} } }`;
+    case 'gnaf':
+      return `query PropertyGraphByGnafPid($gnafPid: ID!) { property: propertyByGnafPid(gnaf_pid: $gnafPid) { ${selection} } }`;
+  }
+}
+
+const graphQuery = z
+  .object({
+    lat: numeric('lat').optional(),
+    lng: numeric('lng').optional(),
+    pfi: textParam('pfi', 64).optional(),
+    state: stateParam.optional(),
+    gnaf_pid: textParam('gnaf_pid', 32).optional(),
+  })
+  .superRefine((q, ctx) => {
+    const forms = [q.lat !== undefined || q.lng !== undefined, q.pfi !== undefined, q.gnaf_pid !== undefined].filter(
+      Boolean,
+    );
+    if (forms.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Identify the property one way: lat and lng, or pfi and state, or gnaf_pid.',
+      });
+    } else if ((q.lat === undefined) !== (q.lng === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'lat and lng must be given together.' });
+    } else if (q.pfi !== undefined && q.state === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'pfi needs state: parcel identifiers are only unique within a state.' });
+    }
+  });
+
+/** Distinct credits of every layer in the payload, joined so the headers carry all of them. */
+export function combineCredits(credits: Array<Credit | null>): Credit | null {
+  const present = credits.filter((c): c is Credit => c !== null);
+  if (present.length === 0) return null;
+  const unique = (values: string[]) => [...new Set(values)].join(' | ');
+  return { attribution: unique(present.map((c) => c.attribution)), license: unique(present.map((c) => c.license)) };
+}
+
+export const propertyGraph = defineRoute({
+  method: 'get',
+  path: '/v1/property/graph',
+  tag: 'Property',
+  summary: 'Every data layer of one property in one call, each with its own status and credit.',
+  scope: 'property-graph.read',
+  query: graphQuery,
+  errorStyle: 'plain',
+  async handle(q, { graph, scope }) {
+    let result: { property: PropertyResult | null };
+    let query: Record<string, unknown>;
+    if (q.gnaf_pid !== undefined) {
+      query = { gnaf_pid: q.gnaf_pid };
+      result = unwrap(await graph.execute(propertyOperation('gnaf'), { gnafPid: q.gnaf_pid }, scope));
+    } else if (q.pfi !== undefined) {
+      query = { pfi: q.pfi, state: q.state };
+      result = unwrap(await graph.execute(propertyOperation('parcel'), { pfi: q.pfi, state: q.state }, scope));
+    } else {
+      const { lat, lng } = q as { lat: number; lng: number };
+      assertPoint(lat, lng);
+      const state = q.state ?? detectState(lng, lat) ?? 'VIC';
+      query = { lat, lng, state };
+      result = unwrap(await graph.execute(propertyOperation('point'), { lat, lng, state }, scope));
+    }
+    const property = result.property;
+    if (!property || (q.gnaf_pid !== undefined && property.address.status !== 'ok')) {
+      throw new AppError(
+        'NOT_FOUND',
+        q.gnaf_pid !== undefined
+          ? `No property with gnaf_pid ${q.gnaf_pid}.`
+          : `No parcel with PFI ${q.pfi} in ${q.state}.`,
+        'Identifiers are stable across releases; check it was copied whole, or look the property up by lat and lng.',
+      );
+    }
+    const layers: Record<string, unknown> = {};
+    const credits: Array<Credit | null> = [property.address.status === 'ok' ? creditOf(property.address) : null];
+    for (const layer of PROPERTY_LAYERS) {
+      const value = property[layer.name] as GraphLayer;
+      layers[layer.name] = {
+        status: value.status,
+        source: value.source,
+        attribution: value.attribution,
+        license: value.license,
+        message: value.message,
+        data: value.status === 'ok' && value.data ? layer.toRest(value.data) : null,
+      };
+      if (value.status === 'ok') credits.push(creditOf(value));
+    }
+    const credit = combineCredits(credits);
+    return {
+      body: {
+        success: true,
+        query,
+        property: {
+          gnaf_pid: property.gnaf_pid,
+          parcel_pfi: property.parcel_pfi,
+          state: property.state,
+          address: property.address.data?.formatted_address ?? null,
+          location: property.location,
+        },
+        layers,
+        attribution: credit?.attribution ?? null,
+        license: credit?.license ?? null,
+      },
+      credit,
+    };
+  },
+});

@@ -1,0 +1,22 @@
+import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
+import { buildAddressSubgraph } from './address/server.ts';
+import { buildCadastreSubgraph } from './cadastre/server.ts';
+import { buildPlanningSubgraph } from './planning/server.ts';
+
+/** Every subgraph of the graph, in the order of their distributed-mode ports. */
+export const SUBGRAPHS = {
+  address: buildAddressSubgraph,
+  cadastre: buildCadastreSubgraph,
+  planning: buildPlanningSubgraph,
+} as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
+
+export type SubgraphName = keyof typeof SUBGRAPHS;
+export const SUBGRAPH_NAMES = Object.keys(SUBGRAPHS) as SubgraphName[];
+
+export function subgraphSchemaUrl(name: SubgraphName): URL {
+  return new URL(`./${name}/schema.graphql`, import.meta.url);
+}
+
+export function subgraphPort(name: SubgraphName, basePort: number): number {
+  return basePort + SUBGRAPH_NAMES.indexOf(name);
+}

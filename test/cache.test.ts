@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import type { Cache } from '../core/cache.ts';
+import { MemoryCache, RedisCache } from '../core/cache.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+const implementations: Array<[string, () => Promise<Cache | undefined>]> = [
+  ['in-process', async () => new MemoryCache()],
+  ['redis', async () => ((await redisReachable()) ? RedisCache.connect(REDIS_URL) : undefined)],
+];
+
+describe.each(implementations)('%s cache', (_name, open) => {
+  let cache: Cache | undefined;
+  const prefix = `landgraph-test:${process.pid}:${Date.now()}:`;
+
+  afterAll(async () => {
+    await cache?.close();
+  });
+
+  it('stores, expires and deletes values', async (ctx) => {
+    cache = await open();
+    if (!cache) return ctx.skip('no Redis reachable at REDIS_URL or 127.0.0.1:6379');
+    await cache.set(`${prefix}a`, 'one', 60);
+    expect(await cache.get(`${prefix}a`)).toBe('one');
+    await cache.set(`${prefix}short`, 'gone soon', 1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await cache.get(`${prefix}short`)).toBeNull();
+    await cache.delete(`${prefix}a`);
+    expect(await cache.get(`${prefix}a`)).toBeNull();
+  });
+
+  it('counts atomically under concurrent increments', async (ctx) => {
+    cache ??= await open();
+    if (!cache) return ctx.skip('no Redis reachable at REDIS_URL or 127.0.0.1:6379');
+    const key = `${prefix}counter`;
+    const results = await Promise.all(Array.from({ length: 50 }, () => cache!.increment(key, 2, 60)));
+    expect(Math.max(...results)).toBe(100);
+    expect(new Set(results).size).toBe(50);
+    expect(await cache.get(key)).toBe('100');
+  });
+});

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CompositionFailed, composeSupergraph } from '../gateway/compose.ts';
+import { SUPERGRAPH_FILE } from '../cli/main.ts';
+import { subgraphSchemaUrl } from '../subgraphs/index.ts';
+
+describe('supergraph composition', () => {
+  it('composes the checked-in subgraph schemas with Property keyed by gnaf_pid and by parcel_pfi + state', () => {
+    const supergraph = composeSupergraph();
+    expect(supergraph).toMatch(/type Property\s[^{]*@join__type\(graph: ADDRESS, key: "gnaf_pid"\)/);
+    expect(supergraph).toMatch(/@join__type\(graph: ADDRESS, key: "parcel_pfi state"\)/);
+    expect(supergraph).toMatch(/@join__type\(graph: CADASTRE, key: "parcel_pfi state"\)/);
+    expect(supergraph).toMatch(
+      /planning: PlanningLayer! @join__field\(graph: PLANNING, requires: "location \{ lat lng \}"\)/,
+    );
+  });
+
+  it('matches the committed gateway/supergraph.graphql (run `npm run compose` after a schema change)', () => {
+    expect(readFileSync(SUPERGRAPH_FILE, 'utf8')).toBe(composeSupergraph());
+  });
+
+  it('fails when a subgraph change breaks composition', () => {
+    const planning = readFileSync(subgraphSchemaUrl('planning'), 'utf8');
+    // Planning redeclares the cadastre-owned field with another type: a real composition error.
+    const broken = planning.replace('state: String!', 'state: Int!');
+    expect(() => composeSupergraph({ sdlOverrides: { planning: broken } })).toThrow(CompositionFailed);
+    expect(() => composeSupergraph({ sdlOverrides: { planning: broken } })).toThrow(/state/);
+  });
+});

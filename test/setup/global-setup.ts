@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../../core/config.ts';
+import { openDatabase } from '../../core/db.ts';
+import { setLogLevel } from '../../core/logger.ts';
+import { prepareDatabase } from '../../gateway/runtime.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where this tier's test database is: a PostgreSQL URL, or an embedded PGlite data folder. */
+    testDatabase: { databaseUrl?: string; dataDir: string };
+  }
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CACHE_DIR = join(ROOT, '.landgraph-test');
+
+/** A fingerprint of everything that shapes the test database, so a stale template is rebuilt. */
+function fingerprint(seed: number): string {
+  const hash = createHash('sha256').update(String(seed));
+  for (const dir of ['prisma/migrations', 'prisma/sandbox']) {
+    const walk = (folder: string) => {
+      for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else hash.update(entry.name).update(readFileSync(path));
+      }
+    };
+    walk(join(ROOT, dir));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function withAdmin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** On PostgreSQL: a template database migrated and seeded once, cloned for each tier. */
+async function preparePostgres(baseUrl: string, tier: string, seed: number): Promise<string> {
+  const version = fingerprint(seed);
+  const template = `landgraph_tpl_${version}`;
+  const exists = await withAdmin(
+    baseUrl,
+    async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount === 1,
+  );
+  if (!exists) {
+    await withAdmin(baseUrl, async (c) => {
+      const stale = await c.query<{ datname: string }>(
+        "SELECT datname FROM pg_database WHERE datname LIKE 'landgraph_tpl_%'",
+      );
+      for (const row of stale.rows) await c.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+      await c.query(`CREATE DATABASE "${template}"`);
+    });
+    const db = await openDatabase({ databaseUrl: databaseUrl(baseUrl, template), dataDir: CACHE_DIR });
+    try {
+      await prepareDatabase(db, { sandboxSeed: seed });
+    } finally {
+      await db.close();
+    }
+  }
+  const name = `landgraph_test_${tier}`;
+  await withAdmin(baseUrl, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  });
+  return databaseUrl(baseUrl, name);
+}
+
+/** On the embedded default: a PGlite folder migrated and seeded once, copied for each tier. */
+async function preparePglite(tier: string, seed: number): Promise<string> {
+  const template = join(CACHE_DIR, `template-${fingerprint(seed)}`);
+  if (!existsSync(join(template, 'ready'))) {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    for (const entry of readdirSync(CACHE_DIR)) {
+      if (entry.startsWith('template-')) rmSync(join(CACHE_DIR, entry), { recursive: true, force: true });
+    }
+    mkdirSync(template, { recursive: true });
+    const db = await openDatabase({ databaseUrl: undefined, dataDir: template });
+    try {
+      await prepareDatabase(db, { sandboxSeed: seed });
+    } finally {
+      await db.close();
+    }
+    writeFileSync(join(template, 'ready'), new Date().toISOString());
+  }
+  const copy = join(CACHE_DIR, `run-${tier}`);
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(template, copy, { recursive: true });
+  rmSync(join(copy, 'ready'), { force: true });
+  return copy;
+}
+
+export default async function setup(project: TestProject): Promise<void> {
+  setLogLevel('warn');
+  const config = loadConfig();
+  const tier = project.name;
+  if (config.databaseUrl) {
+    const url = await preparePostgres(config.databaseUrl, tier, config.sandboxSeed);
+    project.provide('testDatabase', { databaseUrl: url, dataDir: join(CACHE_DIR, `run-${tier}`) });
+  } else {
+    project.provide('testDatabase', { dataDir: await preparePglite(tier, config.sandboxSeed) });
+  }
+}

@@ -1,0 +1,37 @@
+import { inject } from 'vitest';
+import type { Config } from '../../core/config.ts';
+import { loadConfig } from '../../core/config.ts';
+import { setLogLevel } from '../../core/logger.ts';
+import type { Runtime } from '../../gateway/runtime.ts';
+import { startRuntime } from '../../gateway/runtime.ts';
+import { createApp } from '../../rest-facade/app.ts';
+
+export type TestRuntime = { runtime: Runtime; app: ReturnType<typeof createApp>; config: Config };
+
+let shared: Promise<TestRuntime> | undefined;
+
+/** The configuration of this tier's test database (see test/setup/global-setup.ts). */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const { databaseUrl, dataDir } = inject('testDatabase');
+  return loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl ?? '',
+    LANDGRAPH_DATA_DIR: dataDir,
+    LANDGRAPH_LOG_LEVEL: 'warn',
+    ...overrides,
+  });
+}
+
+/**
+ * One embedded runtime (gateway with in-process subgraphs, REST facade) over the tier's
+ * test database, shared by every file of the tier: the worker keeps its modules between files.
+ */
+export function testRuntime(): Promise<TestRuntime> {
+  setLogLevel('warn');
+  shared ??= (async () => {
+    const config = testConfig();
+    const runtime = await startRuntime(config, { prepare: false });
+    return { runtime, app: createApp(runtime), config };
+  })();
+  return shared;
+}
