@@ -41,7 +41,7 @@ export async function main(args: string[]): Promise<number> {
         const config = loadConfig();
         const distributed = args.includes('--distributed') || config.mode === 'distributed';
         const running = distributed ? await startDistributed(config) : await serve(config);
-        stopOnSignals(running.stop);
+        stopOnSignals(() => running.stop());
         process.stdout.write(
           `Landgraph is listening on ${running.url}\n  REST:    ${running.url}/api/health\n  GraphQL: ${running.url}/graphql\n`,
         );

@@ -21,13 +21,7 @@ export class MemoryCache implements Cache {
   private readonly entries = new Map<string, { value: string; expiresAt: number }>();
 
   async get(key: string): Promise<string | null> {
-    const entry = this.entries.get(key);
-    if (!entry) return null;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(key);
-      return null;
-    }
-    return entry.value;
+    return this.live(key)?.value ?? null;
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
@@ -36,10 +30,10 @@ export class MemoryCache implements Cache {
   }
 
   async increment(key: string, by: number, ttlSeconds: number): Promise<number> {
-    const current = await this.get(key);
-    const next = (current === null ? 0 : Number(current)) + by;
-    const expiresAt = this.entries.get(key)?.expiresAt ?? Date.now() + ttlSeconds * 1000;
-    this.entries.set(key, { value: String(next), expiresAt });
+    // No await between the read and the write: that is what makes it atomic in one process.
+    const entry = this.live(key);
+    const next = (entry ? Number(entry.value) : 0) + by;
+    this.entries.set(key, { value: String(next), expiresAt: entry?.expiresAt ?? Date.now() + ttlSeconds * 1000 });
     return next;
   }
 
@@ -49,6 +43,15 @@ export class MemoryCache implements Cache {
 
   async close(): Promise<void> {
     this.entries.clear();
+  }
+
+  private live(key: string): { value: string; expiresAt: number } | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt <= Date.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
   }
 
   private evictExpired(): void {
@@ -68,9 +71,14 @@ export class RedisCache implements Cache {
 
   constructor(private readonly redis: Redis) {}
 
-  static connect(url: string): RedisCache {
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  /**
+   * Connects before returning. Commands never queue while Redis is away: they fail at once,
+   * so callers (rate limits) can fall back instead of waiting on a dead connection.
+   */
+  static async connect(url: string): Promise<RedisCache> {
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
     redis.on('error', (error: Error) => logger.warn('redis error', { error: error.message }));
+    await redis.connect();
     return new RedisCache(redis);
   }
 
@@ -95,6 +103,6 @@ export class RedisCache implements Cache {
   }
 }
 
-export function openCache(redisUrl: string | undefined): Cache {
+export async function openCache(redisUrl: string | undefined): Promise<Cache> {
   return redisUrl ? RedisCache.connect(redisUrl) : new MemoryCache();
 }

@@ -10,6 +10,8 @@ import { logger } from './logger.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
+export type QueryFn = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
+
 /**
  * One database handle for the whole process. Layers query through Prisma
  * (`prisma.$queryRaw` for PostGIS); `exec` runs multi-statement scripts (migrations, bulk loads).
@@ -17,10 +19,12 @@ export type DatabaseKind = 'postgres' | 'pglite';
 export interface Database {
   readonly kind: DatabaseKind;
   readonly prisma: PrismaClient;
-  /** Runs a script of one or more statements without parameters. */
+  /** Runs a script of one or more statements without parameters, on one connection; an open transaction is rolled back on failure. */
   exec(sql: string): Promise<void>;
   /** Runs one parameterised statement and returns its rows; for loaders that bypass Prisma's row mapping. */
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `work` in one transaction on one connection: all of it is committed, or none. */
+  transaction<T>(work: (query: QueryFn) => Promise<T>): Promise<T>;
   /** The wire-protocol URL other processes can use to reach this database. */
   readonly url: string;
   close(): Promise<void>;
@@ -44,26 +48,69 @@ function readSocketRecord(dataDir: string): SocketRecord | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const record = JSON.parse(readFileSync(file, 'utf8')) as SocketRecord;
-    if (record.pid !== process.pid && processAlive(record.pid)) return record;
+    // The owner may be this very process (a second handle, as tests and the CLI open): it
+    // must go through the socket too, since PGlite cannot open one folder twice.
+    if (processAlive(record.pid)) return record;
   } catch {
     // a torn or stale file: the owner is gone, so this process may take the folder over
   }
   return undefined;
 }
 
-function postgresDatabase(url: string, kind: DatabaseKind, max = 10): Database {
+export type OpenOptions = {
+  /** Called with the SQL of every query Prisma sends: instrumentation, and the batching tests. */
+  onQuery?: (sql: string) => void;
+};
+
+type Adapter = NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>;
+
+function prismaClient(adapter: Adapter, options: OpenOptions): PrismaClient {
+  const onQuery = options.onQuery;
+  if (!onQuery) return new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query', (event) => onQuery(event.query));
+  return prisma;
+}
+
+function postgresDatabase(url: string, kind: DatabaseKind, max: number, options: OpenOptions): Database {
   const pool = new pg.Pool({ connectionString: url, max });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = prismaClient(new PrismaPg(pool), options);
   return {
     kind,
     prisma,
     url,
     async exec(sql) {
-      await pool.query(sql);
+      // One connection for the whole script, rolled back on failure: a script that opened a
+      // transaction must never go back to the pool inside an aborted one.
+      const client = await pool.connect();
+      try {
+        await client.query(sql);
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     async query<T>(sql: string, params: unknown[] = []) {
       const result = await pool.query(sql, params);
       return result.rows as T[];
+    },
+    async transaction<T>(work: (query: QueryFn) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(
+          async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
+        );
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     async close() {
       await prisma.$disconnect();
@@ -72,7 +119,7 @@ function postgresDatabase(url: string, kind: DatabaseKind, max = 10): Database {
   };
 }
 
-async function pgliteDatabase(dataDir: string): Promise<Database> {
+async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Database> {
   const [{ PGlite }, { postgis }, { PGLiteSocketServer }, { PrismaPGlite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite-postgis'),
@@ -91,17 +138,27 @@ async function pgliteDatabase(dataDir: string): Promise<Database> {
   const port = Number(/:(\d+)$/.exec(server.getServerConn())?.[1]);
   const socketFile = join(dataDir, SOCKET_FILE);
   writeFileSync(socketFile, JSON.stringify({ port, pid: process.pid } satisfies SocketRecord));
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
+  const prisma = prismaClient(new PrismaPGlite(db), options);
   return {
     kind: 'pglite',
     prisma,
     url: `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
     async exec(sql) {
-      await db.exec(sql);
+      try {
+        await db.exec(sql);
+      } catch (error) {
+        await db.exec('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
     },
     async query<T>(sql: string, params: unknown[] = []) {
       const result = await db.query<T>(sql, params);
       return result.rows;
+    },
+    transaction<T>(work: (query: QueryFn) => Promise<T>) {
+      return db.transaction((tx) =>
+        work(async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows),
+      );
     },
     async close() {
       await prisma.$disconnect();
@@ -118,11 +175,18 @@ async function pgliteDatabase(dataDir: string): Promise<Database> {
  */
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolMax'>>,
+  options: OpenOptions = {},
 ): Promise<Database> {
-  if (config.databaseUrl) return postgresDatabase(config.databaseUrl, 'postgres', config.databasePoolMax);
+  if (config.databaseUrl)
+    return postgresDatabase(config.databaseUrl, 'postgres', config.databasePoolMax ?? 10, options);
   const owner = readSocketRecord(config.dataDir);
   if (owner) {
-    return postgresDatabase(`postgresql://postgres@127.0.0.1:${owner.port}/postgres?sslmode=disable`, 'pglite', 2);
+    return postgresDatabase(
+      `postgresql://postgres@127.0.0.1:${owner.port}/postgres?sslmode=disable`,
+      'pglite',
+      2,
+      options,
+    );
   }
-  return pgliteDatabase(config.dataDir);
+  return pgliteDatabase(config.dataDir, options);
 }

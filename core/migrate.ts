@@ -43,7 +43,6 @@ ${migration.sql}
 COMMIT;`,
       );
     } catch (error) {
-      await db.exec('ROLLBACK').catch(() => undefined);
       const message = (error as Error).message;
       if (/_landgraph_migrations_pkey|duplicate key/.test(message)) continue;
       throw new Error(`Migration ${migration.name} failed: ${message}`);

@@ -4,7 +4,6 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import type { RequestScope } from './context.ts';
 import { scopeFromHeaders } from './context.ts';
-import type { Database } from './db.ts';
 import { logger } from './logger.ts';
 import type { Subgraph } from './subgraph.ts';
 
@@ -17,7 +16,24 @@ export async function listenSubgraph(
   port: number,
   host = '127.0.0.1',
 ): Promise<{ server: Server; url: string; stop(): Promise<void> }> {
-  const apollo = new ApolloServer<RequestScope>({ schema: subgraph.schema, includeStacktraceInErrorResponses: false });
+  const apollo = new ApolloServer<RequestScope>({
+    schema: subgraph.schema,
+    includeStacktraceInErrorResponses: false,
+    plugins: [
+      {
+        // An executed operation answers 200 even when a field failed: the gateway reads the
+        // errors (and their codes) from the body, but treats any other status as the whole
+        // subgraph being down and would lose the code.
+        async requestDidStart() {
+          return {
+            async willSendResponse({ response }) {
+              if (response.body.kind === 'single' && 'data' in response.body.singleResult) response.http.status = 200;
+            },
+          };
+        },
+      },
+    ],
+  });
   await apollo.start();
   const app = express();
   app.disable('x-powered-by');

@@ -10,6 +10,12 @@ export type GatewayContext = { scope: RequestScope };
 
 const MAX_CACHED_OPERATIONS = 500;
 
+/** The caller's scope; the gateway's own health and schema calls read the sandbox as nobody. */
+function scopeOf(options: GraphQLDataSourceProcessOptions<GatewayContext>): RequestScope {
+  if ('incomingRequestContext' in options) return options.context.scope;
+  return { dataset: 'sandbox', requestId: 'gateway' };
+}
+
 /**
  * Runs a subgraph in-process. Unlike Apollo's LocalGraphQLDataSource it builds the subgraph's
  * own context (fresh loaders per fetch) and keeps parsed, validated operations: the query
@@ -21,7 +27,8 @@ export class InProcessSubgraphDataSource implements GraphQLDataSource<GatewayCon
 
   constructor(private readonly subgraph: Subgraph) {}
 
-  async process({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>) {
+  async process(options: GraphQLDataSourceProcessOptions<GatewayContext>) {
+    const { request } = options;
     const query = request.query ?? '';
     const document = this.prepare(query);
     if (!('kind' in document)) return { errors: document };
@@ -30,7 +37,7 @@ export class InProcessSubgraphDataSource implements GraphQLDataSource<GatewayCon
       document,
       variableValues: request.variables,
       operationName: request.operationName,
-      contextValue: this.subgraph.createContext(context.scope),
+      contextValue: this.subgraph.createContext(scopeOf(options)),
     });
     return result as Awaited<ReturnType<GraphQLDataSource['process']>>;
   }
@@ -54,9 +61,9 @@ export class InProcessSubgraphDataSource implements GraphQLDataSource<GatewayCon
 
 /** Calls a subgraph over HTTP, carrying the caller's dataset and request id as headers. */
 export class HttpSubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
-  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
-    if (!context.scope) return; // the gateway's own health and schema calls carry no caller
-    request.http?.headers.set(DATASET_HEADER, context.scope.dataset);
-    request.http?.headers.set(REQUEST_ID_HEADER, context.scope.requestId);
+  override willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayContext>): void {
+    const scope = scopeOf(options);
+    options.request.http?.headers.set(DATASET_HEADER, scope.dataset);
+    options.request.http?.headers.set(REQUEST_ID_HEADER, scope.requestId);
   }
 }

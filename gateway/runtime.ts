@@ -29,7 +29,7 @@ export async function prepareDatabase(db: Database, config: Pick<Config, 'sandbo
   if (!(await isSandboxLoaded(db, { seed: config.sandboxSeed }))) {
     logger.info('loading the sandbox dataset (first start only)');
     const summary = await seedSandbox(db, { seed: config.sandboxSeed });
-    logger.info('sandbox dataset loaded', summary);
+    logger.info('sandbox dataset loaded', { ...summary });
   }
 }
 
@@ -59,7 +59,7 @@ export async function startRuntime(
             ]),
           ) as Record<SubgraphName, string>,
         });
-  const cache = openCache(config.redisUrl);
+  const cache = await openCache(config.redisUrl);
   return {
     config,
     db,

@@ -11,8 +11,8 @@ describe('state detection from coordinates', () => {
     ['Moama, north bank of the Murray', 144.755, -36.105, 'NSW'],
     ['Albury', 146.916, -36.074, 'NSW'],
     ['Sydney', 151.209, -33.868, 'NSW'],
-    ['Tweed Heads', 153.54, -28.18, 'NSW'],
-    ['Coolangatta', 153.54, -28.165, 'QLD'],
+    ['Murwillumbah', 153.4, -28.33, 'NSW'],
+    ['Surfers Paradise', 153.43, -28.0, 'QLD'],
     ['Brisbane', 153.026, -27.47, 'QLD'],
     ['Canberra', 149.13, -35.28, 'ACT'],
     ['Adelaide', 138.6, -34.93, 'SA'],
@@ -20,7 +20,7 @@ describe('state detection from coordinates', () => {
     ['Darwin', 130.84, -12.46, 'NT'],
     ['Hobart', 147.33, -42.88, 'TAS'],
     ['Christmas Island', 105.68, -10.43, 'OT'],
-  ])('puts %s in %s', (_place, lng, lat, state) => {
+  ])('puts %s (%f, %f) in %s', (_place, lng, lat, state) => {
     expect(detectState(lng, lat)).toBe(state);
   });
 

@@ -39,7 +39,7 @@ type PropertyResult = {
   state: string;
   location: { lat: number; lng: number } | null;
   address: LayerFields & { data: { formatted_address: string; locality: string; postcode: string | null } | null };
-} & Record<string, GraphLayer | unknown>;
+} & Record<string, unknown>;
 
 function propertyOperation(entry: 'point' | 'parcel' | 'gnaf'): string {
   const selection = `${IDENTITY_FIELDS} ${PROPERTY_LAYERS.map((l) => l.selection).join(' ')}`;

@@ -1,4 +1,3 @@
-import { layerEmpty } from '../../../core/layer.ts';
 import { badRequest } from '../../../core/errors.ts';
 import { MAX_BBOX_FEATURES, assertBBox, assertPoint, assertState } from '../../../core/validate.ts';
 import type { CadastreContext, CadastreProperty } from '../data.ts';

@@ -1,0 +1,65 @@
+/**
+ * Collects generated rows per table and hands them out in batches of a fixed size, so the
+ * generator's memory is bounded by one batch per table however large the dataset.
+ */
+import type { SandboxBatch, SandboxTable, SandboxTables } from './rows.ts';
+
+type Buffers = { [T in SandboxTable]: SandboxTables[T][] };
+
+// One wrapper per table: building the batch where the table is a literal keeps its rows' type.
+const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } = {
+  locality: (rows) => ({ table: 'locality', rows }),
+  street_locality: (rows) => ({ table: 'street_locality', rows }),
+  address_detail: (rows) => ({ table: 'address_detail', rows }),
+  parcel: (rows) => ({ table: 'parcel', rows }),
+  cadastre_coverage: (rows) => ({ table: 'cadastre_coverage', rows }),
+  zone: (rows) => ({ table: 'zone', rows }),
+  overlay: (rows) => ({ table: 'overlay', rows }),
+  planning_coverage: (rows) => ({ table: 'planning_coverage', rows }),
+  dataset_source: (rows) => ({ table: 'dataset_source', rows }),
+};
+
+// Within one drain: localities and streets before the addresses that cite them, provenance last.
+const TABLE_ORDER: readonly SandboxTable[] = [
+  'locality',
+  'street_locality',
+  'parcel',
+  'address_detail',
+  'zone',
+  'overlay',
+  'cadastre_coverage',
+  'planning_coverage',
+  'dataset_source',
+];
+
+export class Batcher {
+  private readonly buffers: Buffers = {
+    locality: [],
+    street_locality: [],
+    address_detail: [],
+    parcel: [],
+    cadastre_coverage: [],
+    zone: [],
+    overlay: [],
+    planning_coverage: [],
+    dataset_source: [],
+  };
+
+  constructor(private readonly batchRows: number) {}
+
+  push<T extends SandboxTable>(table: T, row: SandboxTables[T]): void {
+    this.buffers[table].push(row);
+  }
+
+  /** Yields every full batch, or with `all` everything buffered. */
+  *drain(all: boolean): Generator<SandboxBatch> {
+    for (const table of TABLE_ORDER) yield* this.take(table, all);
+  }
+
+  private *take<T extends SandboxTable>(table: T, all: boolean): Generator<SandboxBatch> {
+    const rows: SandboxTables[T][] = this.buffers[table];
+    while (rows.length >= this.batchRows || (all && rows.length > 0)) {
+      yield WRAP[table](rows.splice(0, this.batchRows));
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The sandbox dataset: a deterministic demo of six real suburbs (two each in VIC, NSW and QLD)
+ * with generated streets, parcels, G-NAF-style addresses, zones, overlays and coverage, for
+ * dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
+ */
+import { Batcher } from './batcher.ts';
+import { IdMint } from './identifiers.ts';
+import { separateSuburbs } from './placement.ts';
+import { heritageCount } from './planning.ts';
+import type { DatasetSourceRow, SandboxBatch, SourceLayer } from './rows.ts';
+import { planSuburb, suburbRows, type SuburbPlan } from './suburb.ts';
+import { type SandboxState, SUBURBS } from './suburbs.ts';
+
+export const SANDBOX_DATASET = 'sandbox';
+export const DEFAULT_SANDBOX_PARCELS = 15_000;
+/** Below this a suburb is too small to hold its main street, centre, park and planning gap. */
+export const MIN_SANDBOX_PARCELS = 600;
+/** Above this the state identifier series run out of digits. */
+export const MAX_SANDBOX_PARCELS = 5_000_000;
+export const SANDBOX_STATES: readonly SandboxState[] = ['VIC', 'NSW', 'QLD'];
+export const SANDBOX_LAYERS: readonly SourceLayer[] = ['address', 'cadastre', 'planning'];
+
+export interface SandboxOptions {
+  seed: number;
+  /** Target total of parcels across all suburbs; the result lands within a few percent. */
+  parcels?: number;
+  batchRows?: number;
+}
+
+export interface SandboxPlan {
+  /** Exact number of parcels the generator will emit. */
+  readonly parcels: number;
+  readonly suburbs: readonly SuburbPlan[];
+}
+
+export function sandboxParcels(options: SandboxOptions): number {
+  const parcels = options.parcels ?? DEFAULT_SANDBOX_PARCELS;
+  if (!Number.isSafeInteger(options.seed)) throw new RangeError(`Sandbox seed must be an integer, got ${options.seed}`);
+  if (!Number.isInteger(parcels) || parcels < MIN_SANDBOX_PARCELS || parcels > MAX_SANDBOX_PARCELS) {
+    throw new RangeError(
+      `Sandbox parcels must be an integer from ${MIN_SANDBOX_PARCELS} to ${MAX_SANDBOX_PARCELS}, got ${parcels}`,
+    );
+  }
+  return parcels;
+}
+
+/** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
+export function sandboxSnapshotId(options: SandboxOptions): string {
+  return `sandbox-${options.seed}-${sandboxParcels(options)}`;
+}
+
+export function planSandbox(options: SandboxOptions): SandboxPlan {
+  const perSuburb = sandboxParcels(options) / SUBURBS.length;
+  const suburbs = separateSuburbs(SUBURBS.map((spec) => planSuburb(options.seed, spec, perSuburb)));
+  return { parcels: suburbs.reduce((sum, s) => sum + s.parcels, 0), suburbs };
+}
+
+const MODELLED_ON: Record<SourceLayer, Record<SandboxState, string>> = {
+  address: { VIC: 'G-NAF', NSW: 'G-NAF', QLD: 'G-NAF' },
+  cadastre: {
+    VIC: 'Vicmap Property',
+    NSW: 'NSW Digital Cadastral Database',
+    QLD: 'Queensland Digital Cadastral Database',
+  },
+  planning: {
+    VIC: 'Vicmap Planning',
+    NSW: 'NSW Principal Planning Layers',
+    QLD: 'Brisbane City Plan 2014 and Moreton Bay Regional Plan',
+  },
+};
+const WHAT: Record<SourceLayer, string> = { address: 'addresses', cadastre: 'cadastre', planning: 'planning controls' };
+
+export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {
+  const snapshot = sandboxSnapshotId(options);
+  return SANDBOX_LAYERS.flatMap((layer) =>
+    SANDBOX_STATES.map((state) => ({
+      layer,
+      state,
+      attribution: `Landgraph sandbox: synthetic demo data, not real ${state} ${WHAT[layer]} (modelled on ${MODELLED_ON[layer][state]} formats). Do not rely on it.`,
+      license: 'CC BY 4.0',
+      snapshot_id: snapshot,
+    })),
+  );
+}
+
+/**
+ * Every row of the sandbox, in batches of at most `batchRows` rows of one table. The
+ * dataset_source rows come last, so a loader writing in order records a load only once
+ * everything else is in.
+ */
+export function* generateSandbox(options: SandboxOptions, plan = planSandbox(options)): Generator<SandboxBatch> {
+  const out = new Batcher(options.batchRows ?? 4_000);
+  const mints = new Map(SANDBOX_STATES.map((state) => [state, new IdMint(state, options.seed)]));
+  const heritageByLga = new Map<string, number>();
+  for (const suburb of plan.suburbs) {
+    const mint = mints.get(suburb.spec.state);
+    if (!mint) throw new Error(`No identifier series for ${suburb.spec.state}`);
+    const firstHeritage = heritageByLga.get(suburb.spec.lga.code) ?? 101;
+    heritageByLga.set(suburb.spec.lga.code, firstHeritage + heritageCount(suburb.grid));
+    yield* suburbRows(options.seed, suburb, mint, firstHeritage, out);
+  }
+  yield* out.drain(true);
+  for (const row of datasetSources(options)) out.push('dataset_source', row);
+  yield* out.drain(true);
+}

@@ -1,0 +1,93 @@
+/**
+ * Loads the sandbox dataset into the database.
+ *
+ * The whole reload (delete the old sandbox rows, insert the new ones, write the
+ * dataset_source rows) runs in one transaction on one connection through
+ * `Database.transaction`, so readers keep seeing the previous sandbox until the new one
+ * commits, and a failure at any point leaves the previous one exactly as it was. Two loads
+ * at once queue on an advisory lock rather than interleave their deletes and inserts.
+ * Inserts are plain (no ON CONFLICT): under the lock a conflict can only mean a generator
+ * bug, and that should fail the load, not be skipped.
+ *
+ * The dataset_source rows are written last and carry the snapshot id
+ * `sandbox-<seed>-<parcels>`: `isSandboxLoaded` compares it with the options asked for, so a
+ * caller knows whether the loaded sandbox is the one it wants or must be reloaded.
+ */
+import type { Database, QueryFn } from '../../core/db.ts';
+import { datasetSources, generateSandbox, planSandbox, SANDBOX_DATASET, sandboxSnapshotId } from './generate.ts';
+import type { SandboxBatch, SandboxTable, SandboxTables } from './rows.ts';
+import { ANALYZE_TABLES, COUNT_COMPLETE_SOURCES, DELETE_DATASET, LOCK_SANDBOX_LOAD, WRITERS } from './sql.ts';
+
+export { sandboxSamples, type SandboxSample } from './samples.ts';
+
+export interface SeedOptions {
+  seed: number;
+  /** Target total of parcels; defaults to about 15,000. */
+  parcels?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface SeedResult {
+  parcels: number;
+  addresses: number;
+  zones: number;
+  overlays: number;
+  ms: number;
+}
+
+// Statements queued on the transaction's connection: with two, PostgreSQL runs one batch while
+// the generator builds the next. PGlite runs in this thread, so queueing would gain nothing.
+const QUEUED_WRITES = { postgres: 2, pglite: 1 } as const;
+const BATCH_ROWS = 4_000;
+
+async function write<T extends SandboxTable>(query: QueryFn, table: T, rows: SandboxTables[T][]): Promise<void> {
+  const writer = WRITERS[table];
+  await query(writer.sql, [SANDBOX_DATASET, ...writer.params(rows)]);
+}
+
+export async function seedSandbox(db: Database, options: SeedOptions): Promise<SeedResult> {
+  const started = performance.now();
+  const generatorOptions = { seed: options.seed, parcels: options.parcels, batchRows: BATCH_ROWS };
+  const plan = planSandbox(generatorOptions);
+  const result: SeedResult = { parcels: 0, addresses: 0, zones: 0, overlays: 0, ms: 0 };
+  const tally = (batch: SandboxBatch) => {
+    if (batch.table === 'parcel') {
+      result.parcels += batch.rows.length;
+      options.onProgress?.(result.parcels, plan.parcels);
+    } else if (batch.table === 'address_detail') result.addresses += batch.rows.length;
+    else if (batch.table === 'zone') result.zones += batch.rows.length;
+    else if (batch.table === 'overlay') result.overlays += batch.rows.length;
+  };
+
+  await db.transaction(async (query) => {
+    await query(LOCK_SANDBOX_LOAD);
+    for (const sql of DELETE_DATASET) await query(sql, [SANDBOX_DATASET]);
+    options.onProgress?.(0, plan.parcels);
+    const limit = QUEUED_WRITES[db.kind];
+    const queued = new Set<Promise<void>>();
+    let failure: { error: unknown } | undefined;
+    for (const batch of generateSandbox(generatorOptions, plan)) {
+      const pending: Promise<void> = write(query, batch.table, batch.rows)
+        .then(() => tally(batch))
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => queued.delete(pending));
+      queued.add(pending);
+      while (queued.size >= limit) await Promise.race(queued);
+      if (failure) break;
+    }
+    // let every queued statement settle before the transaction commits or rolls back
+    await Promise.all(queued);
+    if (failure) throw failure.error;
+  });
+  await db.exec(ANALYZE_TABLES);
+  result.ms = Math.round(performance.now() - started);
+  return result;
+}
+
+/** True when the loaded sandbox is the one these options describe. */
+export async function isSandboxLoaded(db: Database, options: { seed: number; parcels?: number }): Promise<boolean> {
+  const [row] = await db.query<{ n: number }>(COUNT_COMPLETE_SOURCES, [SANDBOX_DATASET, sandboxSnapshotId(options)]);
+  return row?.n === datasetSources(options).length;
+}

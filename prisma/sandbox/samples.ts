@@ -1,0 +1,66 @@
+/**
+ * A handful of real rows from the loaded sandbox, picked to show every case a demo or a test
+ * wants: each state with every layer present, a unit, a shop with a number range, a parcel
+ * outside planning coverage, one inside coverage but in a deferred (unzoned) block, and an
+ * address G-NAF could geocode only to its street.
+ */
+import type { Database } from '../../core/db.ts';
+import { SANDBOX_DATASET } from './generate.ts';
+
+export interface SandboxSample {
+  gnaf_pid: string;
+  address: string;
+  lat: number;
+  lng: number;
+  state: string;
+  parcel_pfi: string | null;
+  note: string;
+}
+
+const ON_PARCEL = `EXISTS (SELECT 1 FROM cadastre.parcel p
+  WHERE p.dataset = a.dataset AND p.state = a.state AND p.parcel_pfi = a.parcel_pfi AND ST_Contains(p.geom, a.geom))`;
+const ZONED = 'EXISTS (SELECT 1 FROM planning.zone z WHERE z.dataset = a.dataset AND ST_Intersects(z.geom, a.geom))';
+const OVERLAID =
+  'EXISTS (SELECT 1 FROM planning.overlay o WHERE o.dataset = a.dataset AND ST_Intersects(o.geom, a.geom))';
+const PLANNING_COVERED =
+  'EXISTS (SELECT 1 FROM planning.coverage c WHERE c.dataset = a.dataset AND ST_Intersects(c.geom, a.geom))';
+const SINGLE =
+  "a.geocode_type = 'PC' AND a.flat_type_code IS NULL AND a.number_first IS NOT NULL AND a.number_last IS NULL";
+
+// In the order promised: the first `limit` found are returned. `$2` is a state where one is named.
+const CASES: ReadonlyArray<{ note: string; where: string; state?: string }> = [
+  { note: 'all layers present (VIC)', state: 'VIC', where: `${SINGLE} AND ${ON_PARCEL} AND ${ZONED} AND ${OVERLAID}` },
+  { note: 'all layers present (NSW)', state: 'NSW', where: `${SINGLE} AND ${ON_PARCEL} AND ${ZONED} AND ${OVERLAID}` },
+  { note: 'all layers present (QLD)', state: 'QLD', where: `${SINGLE} AND ${ON_PARCEL} AND ${ZONED} AND ${OVERLAID}` },
+  { note: 'unit in a multi-unit parcel', where: `a.flat_type_code = 'UNIT' AND ${ON_PARCEL} AND ${ZONED}` },
+  { note: 'planning not covered', where: `${SINGLE} AND ${ON_PARCEL} AND NOT ${PLANNING_COVERED}` },
+  {
+    note: 'planning no data (deferred block inside coverage)',
+    where: `${SINGLE} AND ${ON_PARCEL} AND ${PLANNING_COVERED} AND NOT ${ZONED}`,
+  },
+  { note: 'shop with a number range', where: `a.number_last IS NOT NULL AND ${ON_PARCEL}` },
+  { note: 'street-level geocode only, no parcel', where: "a.geocode_type = 'STL' AND a.parcel_pfi IS NULL" },
+  {
+    note: 'lot number only, no house number',
+    where: `a.number_first IS NULL AND a.lot_number IS NOT NULL AND ${ON_PARCEL}`,
+  },
+  { note: 'frontage setback geocode', where: `a.geocode_type = 'FCS' AND ${ON_PARCEL}` },
+];
+
+export async function sandboxSamples(db: Database, limit = 8): Promise<SandboxSample[]> {
+  const samples: SandboxSample[] = [];
+  for (const c of CASES) {
+    if (samples.length >= limit) break;
+    const params: unknown[] = c.state ? [SANDBOX_DATASET, c.state] : [SANDBOX_DATASET];
+    const [row] = await db.query<Omit<SandboxSample, 'note'>>(
+      `SELECT a.gnaf_pid, a.formatted_address AS address, ST_Y(a.geom) AS lat, ST_X(a.geom) AS lng, a.state, a.parcel_pfi
+FROM address.address_detail a
+WHERE a.dataset = $1 ${c.state ? 'AND a.state = $2' : ''} AND ${c.where}
+ORDER BY a.gnaf_pid
+LIMIT 1`,
+      params,
+    );
+    if (row) samples.push({ ...row, lat: Number(row.lat), lng: Number(row.lng), note: c.note });
+  }
+  return samples;
+}

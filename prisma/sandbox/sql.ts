@@ -1,0 +1,186 @@
+/**
+ * Bulk writes for the sandbox tables. Each batch is one statement: the rows travel as one
+ * array per column and `unnest` turns them back into rows, so a batch of thousands costs one
+ * round trip and one parse whatever its size. Values are always bound, never spliced.
+ */
+import type { SandboxTable, SandboxTables } from './rows.ts';
+
+export interface Writer<R> {
+  readonly sql: string;
+  /** Column arrays for $2 onward; $1 is always the dataset. */
+  params(rows: readonly R[]): unknown[];
+}
+
+const columns = <R>(rows: readonly R[], ...picks: Array<(row: R) => unknown>): unknown[] =>
+  picks.map((pick) => rows.map(pick));
+
+const polygon = 'ST_Multi(ST_GeomFromText(t.wkt, 4326))';
+
+const coverage = (table: string): Writer<SandboxTables['cadastre_coverage']> => ({
+  sql: `INSERT INTO ${table} (dataset, state, name, geom)
+SELECT $1::text, t.state, t.name, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[]) AS t(state, name, wkt)`,
+  params: (rows) =>
+    columns(
+      rows,
+      (r) => r.state,
+      (r) => r.name,
+      (r) => r.wkt,
+    ),
+});
+
+export const WRITERS: { [T in SandboxTable]: Writer<SandboxTables[T]> } = {
+  locality: {
+    sql: `INSERT INTO address.locality (dataset, locality_pid, locality_name, state, postcode, lga_code, lga_name)
+SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.locality_pid,
+        (r) => r.locality_name,
+        (r) => r.state,
+        (r) => r.postcode,
+        (r) => r.lga_code,
+        (r) => r.lga_name,
+      ),
+  },
+  street_locality: {
+    sql: `INSERT INTO address.street_locality (dataset, street_locality_pid, locality_pid, street_name, street_type_code, street_suffix_code)
+SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.street_locality_pid,
+        (r) => r.locality_pid,
+        (r) => r.street_name,
+        (r) => r.street_type_code,
+        (r) => r.street_suffix_code,
+      ),
+  },
+  address_detail: {
+    sql: `INSERT INTO address.address_detail (dataset, gnaf_pid, street_locality_pid, locality_pid, state, postcode,
+  flat_type_code, flat_number, level_type_code, level_number, number_first, number_last, lot_number,
+  formatted_address, geocode_type, geom, parcel_pfi)
+SELECT $1::text, t.gnaf_pid, t.street_locality_pid, t.locality_pid, t.state, t.postcode,
+  t.flat_type_code, t.flat_number, t.level_type_code, t.level_number, t.number_first, t.number_last, t.lot_number,
+  t.formatted_address, t.geocode_type, ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326), t.parcel_pfi
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int4[], $9::text[], $10::int4[],
+  $11::int4[], $12::int4[], $13::text[], $14::text[], $15::text[], $16::float8[], $17::float8[], $18::text[])
+  AS t(gnaf_pid, street_locality_pid, locality_pid, state, postcode, flat_type_code, flat_number, level_type_code,
+  level_number, number_first, number_last, lot_number, formatted_address, geocode_type, lng, lat, parcel_pfi)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.gnaf_pid,
+        (r) => r.street_locality_pid,
+        (r) => r.locality_pid,
+        (r) => r.state,
+        (r) => r.postcode,
+        (r) => r.flat_type_code,
+        (r) => r.flat_number,
+        (r) => r.level_type_code,
+        (r) => r.level_number,
+        (r) => r.number_first,
+        (r) => r.number_last,
+        (r) => r.lot_number,
+        (r) => r.formatted_address,
+        (r) => r.geocode_type,
+        (r) => r.lng,
+        (r) => r.lat,
+        (r) => r.parcel_pfi,
+      ),
+  },
+  parcel: {
+    sql: `INSERT INTO cadastre.parcel (dataset, state, parcel_pfi, parcel_spi, parcel_lot_number, parcel_plan_number,
+  ezi_address, area_m2, geom)
+SELECT $1::text, t.state, t.parcel_pfi, t.parcel_spi, t.lot, t.plan, t.ezi_address, t.area_m2, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[])
+  AS t(state, parcel_pfi, parcel_spi, lot, plan, ezi_address, area_m2, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.state,
+        (r) => r.parcel_pfi,
+        (r) => r.parcel_spi,
+        (r) => r.parcel_lot_number,
+        (r) => r.parcel_plan_number,
+        (r) => r.ezi_address,
+        (r) => r.area_m2,
+        (r) => r.wkt,
+      ),
+  },
+  cadastre_coverage: coverage('cadastre.coverage'),
+  zone: {
+    sql: `INSERT INTO planning.zone (dataset, id, state, scheme_code, zone_code, zone_description, lga_code, lga_name, geom)
+SELECT $1::text, t.id, t.state, t.scheme_code, t.code, t.description, t.lga_code, t.lga_name, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+  AS t(id, state, scheme_code, code, description, lga_code, lga_name, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.scheme_code,
+        (r) => r.zone_code,
+        (r) => r.zone_description,
+        (r) => r.lga_code,
+        (r) => r.lga_name,
+        (r) => r.wkt,
+      ),
+  },
+  overlay: {
+    sql: `INSERT INTO planning.overlay (dataset, id, state, scheme_code, overlay_code, overlay_description, lga_code, lga_name, geom)
+SELECT $1::text, t.id, t.state, t.scheme_code, t.code, t.description, t.lga_code, t.lga_name, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+  AS t(id, state, scheme_code, code, description, lga_code, lga_name, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.scheme_code,
+        (r) => r.overlay_code,
+        (r) => r.overlay_description,
+        (r) => r.lga_code,
+        (r) => r.lga_name,
+        (r) => r.wkt,
+      ),
+  },
+  planning_coverage: coverage('planning.coverage'),
+  dataset_source: {
+    sql: `INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
+SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.layer,
+        (r) => r.state,
+        (r) => r.attribution,
+        (r) => r.license,
+        (r) => r.snapshot_id,
+      ),
+  },
+};
+
+/** Clearing a dataset before its reload, in the same transaction. */
+export const DELETE_DATASET: readonly string[] = [
+  'DELETE FROM public.dataset_source WHERE dataset = $1',
+  'DELETE FROM address.address_detail WHERE dataset = $1',
+  'DELETE FROM address.street_locality WHERE dataset = $1',
+  'DELETE FROM address.locality WHERE dataset = $1',
+  'DELETE FROM cadastre.parcel WHERE dataset = $1',
+  'DELETE FROM cadastre.coverage WHERE dataset = $1',
+  'DELETE FROM planning.zone WHERE dataset = $1',
+  'DELETE FROM planning.overlay WHERE dataset = $1',
+  'DELETE FROM planning.coverage WHERE dataset = $1',
+];
+
+// Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
+export const LOCK_SANDBOX_LOAD = 'SELECT pg_advisory_xact_lock(727275)';
+
+export const COUNT_COMPLETE_SOURCES =
+  'SELECT count(*)::int AS n FROM public.dataset_source WHERE dataset = $1 AND snapshot_id = $2';
+
+/** Fresh planner statistics after a bulk load, so lookups use the spatial indexes from the first query. */
+export const ANALYZE_TABLES = `ANALYZE address.locality, address.street_locality, address.address_detail, cadastre.parcel,
+  cadastre.coverage, planning.zone, planning.overlay, planning.coverage`;

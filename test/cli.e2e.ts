@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../cli/serve.ts';
+import { serve } from '../cli/serve.ts';
+import type { Config } from '../core/config.ts';
+import { testConfig } from './support/runtime.ts';
+
+const run = promisify(execFile);
+const BIN = fileURLToPath(new URL('../bin/landgraph.js', import.meta.url));
+
+function cli(args: string[], config: Config) {
+  return run(process.execPath, [BIN, ...args], {
+    env: {
+      ...process.env,
+      DATABASE_URL: config.databaseUrl ?? '',
+      LANDGRAPH_DATA_DIR: config.dataDir,
+      LANDGRAPH_LOG_LEVEL: 'warn',
+    },
+    timeout: 120_000,
+  });
+}
+
+describe('the landgraph command', () => {
+  let server: RunningServer;
+  let config: Config;
+
+  beforeAll(async () => {
+    config = testConfig({ PORT: '0' });
+    server = await serve(config);
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('prints sandbox samples as JSON while the server holds the database', async () => {
+    const { stdout } = await cli(['sandbox', 'samples'], config);
+    const samples = JSON.parse(stdout) as Array<{
+      gnaf_pid: string;
+      lat: number;
+      lng: number;
+      state: string;
+      parcel_pfi: string | null;
+    }>;
+    expect(samples.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(samples.map((s) => s.state))).toEqual(new Set(['VIC', 'NSW', 'QLD']));
+    const first = samples.find((s) => s.parcel_pfi)!;
+    const res = await request(server.url)
+      .get('/api/cadastre/lookup')
+      .query({ lat: first.lat, lng: first.lng, state: first.state })
+      .expect(200);
+    expect(res.body.data.properties.parcel_pfi).toBe(first.parcel_pfi);
+  });
+
+  it('serves the Apollo Sandbox landing page at /graphql to a browser', async () => {
+    const res = await request(server.url).get('/graphql').set('Accept', 'text/html').expect(200);
+    expect(res.text).toMatch(/Apollo/i);
+    expect(res.text).toMatch(/sandbox/i);
+  });
+
+  it('explains its usage and fails with exit code 2 on an unknown command', async () => {
+    const help = await cli(['--help'], config);
+    expect(help.stdout).toMatch(/sandbox seed/);
+    await expect(cli(['frobnicate'], config)).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/Unknown command: frobnicate/),
+    });
+  });
+
+  it('refuses a malformed setting at start with a clear message', async () => {
+    await expect(
+      run(process.execPath, [BIN, 'migrate'], { env: { ...process.env, PORT: 'abc' }, timeout: 60_000 }),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/Invalid configuration: PORT/) });
+  });
+});

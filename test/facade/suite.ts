@@ -1,0 +1,240 @@
+import request from 'supertest';
+import type { App } from 'supertest/types.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../core/db.ts';
+import type { Fixtures } from '../support/fixtures.ts';
+import { loadFixtures } from '../support/fixtures.ts';
+
+export type FacadeTarget = { app: App | string; db: Database };
+
+const SYNTHETIC = /synthetic/i;
+
+/**
+ * The REST facade's behaviour, run against the embedded mode (in-process app) and the
+ * distributed mode (a real gateway process over subgraph processes) alike.
+ */
+export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): void {
+  describe(`REST facade (${mode})`, () => {
+    let app: App | string;
+    let db: Database;
+    let f: Fixtures;
+
+    beforeAll(async () => {
+      ({ app, db } = await target());
+      f = await loadFixtures(db);
+    });
+
+    describe('GET /api/health', () => {
+      it('answers without a key and reports the database and the graph healthy', async () => {
+        const res = await request(app).get('/api/health').expect(200);
+        expect(res.body).toMatchObject({
+          status: 'healthy',
+          checks: { database: { status: 'healthy' }, graph: { status: 'healthy' } },
+        });
+        expect(Date.parse(res.body.timestamp as string)).not.toBeNaN();
+        expect(res.headers['x-request-id']).toMatch(/\S+/);
+      });
+    });
+
+    describe('GET /api/cadastre/lookup', () => {
+      it('returns the parcel under a point as the spec envelope, credited in body and headers', async () => {
+        const res = await request(app)
+          .get('/api/cadastre/lookup')
+          .query({ lat: String(f.vicParcel.lat), lng: String(f.vicParcel.lng) })
+          .expect(200);
+        expect(Object.keys(res.body).sort()).toEqual([
+          'attribution',
+          'data',
+          'error',
+          'hint',
+          'license',
+          'source',
+          'success',
+        ]);
+        expect(res.body.success).toBe(true);
+        expect(res.body.source).toMatch(/^mirror:vic\/cadastre@/);
+        expect(res.body.data.geometry.type).toBe('MultiPolygon');
+        expect(res.body.data.properties).toMatchObject({ parcel_pfi: f.vicParcel.parcel_pfi });
+        for (const key of ['parcel_spi', 'parcel_lot_number', 'parcel_plan_number', 'ezi_address']) {
+          expect(res.body.data.properties).toHaveProperty(key);
+        }
+        expect(res.body.attribution).toMatch(SYNTHETIC);
+        expect(res.body.license).toBe('CC BY 4.0');
+        expect(res.headers['x-service-attribution']).toBe(res.body.attribution);
+        expect(res.headers['x-service-license']).toBe(res.body.license);
+      });
+
+      it('accepts numbers with whitespace and a lower-case state', async () => {
+        const res = await request(app)
+          .get('/api/cadastre/lookup')
+          .query({ lat: ` ${f.nswParcel.lat} `, lng: String(f.nswParcel.lng), state: 'nsw' })
+          .expect(200);
+        expect(res.body.data.properties.parcel_pfi).toBe(f.nswParcel.parcel_pfi);
+      });
+
+      it('looks a parcel up by pfi, bypassing lat and lng', async () => {
+        const res = await request(app)
+          .get('/api/cadastre/lookup')
+          .query({ pfi: f.qldParcel.parcel_pfi, state: 'QLD' })
+          .expect(200);
+        expect(res.body.data.properties.parcel_pfi).toBe(f.qldParcel.parcel_pfi);
+        expect(res.body.source).toMatch(/^mirror:qld\/cadastre@/);
+      });
+
+      it('answers 404 with a hint for a point on no parcel, and for a state the point is not in', async () => {
+        const road = await request(app).get('/api/cadastre/lookup').query(f.roadReserve).expect(404);
+        expect(road.body).toMatchObject({
+          success: false,
+          data: null,
+          error: expect.stringMatching(/No parcel found/),
+        });
+        expect(road.body.hint).toMatch(/road reserve/);
+        const wrongState = await request(app)
+          .get('/api/cadastre/lookup')
+          .query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng, state: 'NSW' })
+          .expect(404);
+        expect(wrongState.body.hint).toMatch(/state=/);
+        const unknownPfi = await request(app)
+          .get('/api/cadastre/lookup')
+          .query({ pfi: '999999999999', state: 'VIC' })
+          .expect(404);
+        expect(unknownPfi.body.error).toBe('No parcel with PFI 999999999999 in VIC.');
+      });
+    });
+
+    describe('GET /api/cadastre/bbox', () => {
+      it('returns every parcel that truly intersects the window, whole and unclipped', async () => {
+        const w = f.smallWindow;
+        const res = await request(app)
+          .get('/api/cadastre/bbox')
+          .query({ bbox: [w.west, w.south, w.east, w.north].join(',') })
+          .expect(200);
+        expect(res.body).toMatchObject({ type: 'FeatureCollection', success: true, error: null });
+        expect(res.body.source).toMatch(/^mirror:vic\/cadastre@/);
+        expect(res.headers['x-service-attribution']).toMatch(SYNTHETIC);
+        const returned = (res.body.features as Array<{ properties: { parcel_pfi: string }; geometry: unknown }>)
+          .map((x) => x.properties.parcel_pfi)
+          .sort();
+        const expected = await db.query<{ parcel_pfi: string; unclipped: boolean }>(
+          `SELECT parcel_pfi FROM cadastre.parcel WHERE dataset = 'sandbox' AND state = 'VIC'
+             AND ST_Intersects(geom, ST_MakeEnvelope($1, $2, $3, $4, 4326)) ORDER BY parcel_pfi`,
+          [w.west, w.south, w.east, w.north],
+        );
+        expect(returned.length).toBeGreaterThan(1);
+        expect(returned).toEqual(expected.map((r) => r.parcel_pfi).sort());
+        // Whole parcels: a returned geometry equals the stored one, and some reach past the window.
+        const outside = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM cadastre.parcel WHERE dataset = 'sandbox' AND state = 'VIC' AND parcel_pfi = ANY($1::text[])
+             AND NOT ST_Within(geom, ST_MakeEnvelope($2, $3, $4, $5, 4326))`,
+          [returned, w.west, w.south, w.east, w.north],
+        );
+        expect(outside[0]!.n).toBeGreaterThan(0);
+      });
+
+      it('answers an empty window with a 200 empty collection and a hint', async () => {
+        const { lat, lng } = f.outsideCoverage;
+        const res = await request(app)
+          .get('/api/cadastre/bbox')
+          .query({ bbox: `${lng},${lat},${lng + 0.01},${lat + 0.01}` })
+          .expect(200);
+        expect(res.body).toMatchObject({ type: 'FeatureCollection', features: [], success: true });
+        expect(res.body.hint).toMatch(/does not reach/);
+        expect(res.headers['x-service-attribution']).toBeUndefined();
+      });
+
+      it('refuses a window holding more than 1000 parcels instead of truncating it', async () => {
+        const w = f.crowdedWindow;
+        const res = await request(app)
+          .get('/api/cadastre/bbox')
+          .query({ bbox: [w.west, w.south, w.east, w.north].join(',') })
+          .expect(400);
+        expect(res.body).toMatchObject({ type: 'FeatureCollection', features: [], success: false });
+        expect(res.body.error).toMatch(/more than 1000 parcels/);
+        expect(res.body.hint).toMatch(/smaller bbox/);
+      });
+    });
+
+    describe('GET /v1/property/graph', () => {
+      it('fans out to every layer for a point, each with its status and credit', async () => {
+        const res = await request(app)
+          .get('/v1/property/graph')
+          .query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng })
+          .expect(200);
+        expect(res.body.success).toBe(true);
+        expect(res.body.property).toMatchObject({ parcel_pfi: f.vicParcel.parcel_pfi, state: 'VIC' });
+        expect(res.body.property.gnaf_pid).toMatch(/^GAVIC/);
+        expect(res.body.layers.cadastre).toMatchObject({ status: 'ok', license: 'CC BY 4.0' });
+        expect(res.body.layers.cadastre.data.properties.parcel_pfi).toBe(f.vicParcel.parcel_pfi);
+        expect(res.body.layers.planning.status).toBe('ok');
+        expect(res.body.layers.planning.data.zone.code).toMatch(/^[A-Z0-9]+$/);
+        expect(res.body.layers.planning.attribution).toMatch(SYNTHETIC);
+        expect(res.headers['x-service-attribution']).toBe(res.body.attribution);
+        expect(res.headers['x-service-license']).toBe(res.body.license);
+      });
+
+      it('resolves the same property by gnaf_pid and by pfi + state', async () => {
+        const byGnaf = await request(app)
+          .get('/v1/property/graph')
+          .query({ gnaf_pid: f.qldParcel.gnaf_pid })
+          .expect(200);
+        expect(byGnaf.body.property).toMatchObject({
+          gnaf_pid: f.qldParcel.gnaf_pid,
+          parcel_pfi: f.qldParcel.parcel_pfi,
+          state: 'QLD',
+        });
+        expect(byGnaf.body.property.address).toBe(f.qldParcel.address);
+        const byParcel = await request(app)
+          .get('/v1/property/graph')
+          .query({ pfi: f.qldParcel.parcel_pfi, state: 'QLD' })
+          .expect(200);
+        expect(byParcel.body.property.parcel_pfi).toBe(f.qldParcel.parcel_pfi);
+        expect(byParcel.body.layers.cadastre.data).toEqual(byGnaf.body.layers.cadastre.data);
+        expect(byParcel.body.layers.planning.status).toBe('ok');
+      });
+
+      it('reports not_covered for planning where the planning mirror does not reach', async () => {
+        const p = f.planningNotCovered;
+        const res = await request(app).get('/v1/property/graph').query({ lat: p.lat, lng: p.lng }).expect(200);
+        expect(res.body.layers.cadastre.status).toBe('ok');
+        expect(res.body.layers.planning).toMatchObject({ status: 'not_covered', data: null });
+      });
+
+      it('reports no_data for the cadastre on a road reserve and not_covered far from the sandbox', async () => {
+        const road = await request(app).get('/v1/property/graph').query(f.roadReserve).expect(200);
+        expect(road.body.layers.cadastre.status).toBe('no_data');
+        expect(road.body.property.parcel_pfi).toBeNull();
+        const far = await request(app).get('/v1/property/graph').query(f.outsideCoverage).expect(200);
+        expect(far.body.layers.cadastre.status).toBe('not_covered');
+        expect(far.body.layers.planning.status).toBe('not_covered');
+        expect(far.headers['x-service-attribution']).toBeUndefined();
+      });
+
+      it('answers 404 for an identifier that does not exist', async () => {
+        const res = await request(app).get('/v1/property/graph').query({ gnaf_pid: 'GAVIC000000000' }).expect(404);
+        expect(res.body).toEqual({
+          success: false,
+          error: 'No property with gnaf_pid GAVIC000000000.',
+          hint: expect.any(String),
+        });
+      });
+    });
+
+    describe('GraphQL at /graphql', () => {
+      it('serves the composed graph with the same data as the REST facade', async () => {
+        const res = await request(app)
+          .post('/graphql')
+          .send({
+            query:
+              'query($pid: ID!) { propertyByGnafPid(gnaf_pid: $pid) { parcel_pfi cadastre { status } planning { status } } }',
+            variables: { pid: f.vicParcel.gnaf_pid },
+          })
+          .expect(200);
+        expect(res.body.data.propertyByGnafPid).toEqual({
+          parcel_pfi: f.vicParcel.parcel_pfi,
+          cadastre: { status: 'ok' },
+          planning: { status: 'ok' },
+        });
+      });
+    });
+  });
+}

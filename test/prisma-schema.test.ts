@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { getSchema } from '@mrleebo/prisma-ast';
+import type { Field, Model } from '@mrleebo/prisma-ast';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testRuntime } from './support/runtime.ts';
+
+type Column = {
+  table_schema: string;
+  table_name: string;
+  column_name: string;
+  data_type: string;
+  udt_name: string;
+  is_nullable: 'YES' | 'NO';
+};
+
+const unquote = (value: unknown) => String(value).replace(/^"|"$/g, '');
+
+function attribute(model: Model, name: string): string | undefined {
+  for (const property of model.properties) {
+    if (property.type === 'attribute' && property.name === name) return unquote(property.args?.[0]?.value);
+  }
+  return undefined;
+}
+
+function columnName(field: Field): string {
+  const mapped = field.attributes?.find((a) => a.name === 'map');
+  return mapped ? unquote(mapped.args?.[0]?.value) : field.name;
+}
+
+/** What the migrated column's type must be for each Prisma field type. */
+function expectedType(field: Field): string {
+  if (typeof field.fieldType === 'object') return `geometry`;
+  return (
+    (
+      { String: 'text', Int: 'int4', Float: 'float8', DateTime: 'timestamptz', Boolean: 'bool' } as Record<
+        string,
+        string
+      >
+    )[field.fieldType] ?? field.fieldType
+  );
+}
+
+const models = getSchema(readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8')).list.filter(
+  (block): block is Model => block.type === 'model',
+);
+
+describe('prisma/schema.prisma agrees with the migrated tables', () => {
+  let columns: Map<string, Column>;
+
+  beforeAll(async () => {
+    const { runtime } = await testRuntime();
+    const rows = await runtime.db.query<Column>(
+      `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.udt_name, c.is_nullable
+       FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+       WHERE t.table_type = 'BASE TABLE' AND c.table_schema IN ('address', 'cadastre', 'planning', 'public')
+         AND c.table_name NOT IN ('_landgraph_migrations', 'spatial_ref_sys')`,
+    );
+    columns = new Map(rows.map((c) => [`${c.table_schema}.${c.table_name}.${c.column_name}`, c]));
+  });
+
+  it.each(models.map((m) => [m.name, m]))(
+    'model %s maps every field to a column of the same type and nullability',
+    (_name, model) => {
+      const table = `${attribute(model, 'schema') ?? 'public'}.${attribute(model, 'map') ?? model.name}`;
+      for (const property of model.properties) {
+        if (property.type !== 'field') continue;
+        const column = columns.get(`${table}.${columnName(property)}`);
+        expect(column, `${table}.${columnName(property)}`).toBeDefined();
+        expect(column!.udt_name, `${table}.${columnName(property)}`).toBe(expectedType(property));
+        expect(column!.is_nullable === 'YES', `${table}.${columnName(property)} nullability`).toBe(property.optional);
+      }
+    },
+  );
+
+  it('models every migrated table and column', () => {
+    const modelled = new Set<string>();
+    for (const model of models) {
+      const table = `${attribute(model, 'schema') ?? 'public'}.${attribute(model, 'map') ?? model.name}`;
+      for (const property of model.properties)
+        if (property.type === 'field') modelled.add(`${table}.${columnName(property)}`);
+    }
+    expect([...columns.keys()].filter((key) => !modelled.has(key))).toEqual([]);
+  });
+});

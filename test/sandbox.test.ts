@@ -1,0 +1,388 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../core/db.ts';
+import { migrate } from '../core/migrate.ts';
+import { generateSandbox, planSandbox, SANDBOX_STATES, sandboxSnapshotId } from '../prisma/sandbox/generate.ts';
+import { isSandboxLoaded, sandboxSamples, seedSandbox } from '../prisma/sandbox/load.ts';
+import { layoutBlock } from '../prisma/sandbox/lots.ts';
+import { Rng } from '../prisma/sandbox/random.ts';
+import type { SandboxTable, SandboxTables } from '../prisma/sandbox/rows.ts';
+
+const SEED = 20261122;
+const TEST_DATABASE = 'landgraph_sandbox_test';
+
+function digest(seed: number): string {
+  const hash = createHash('sha256');
+  for (const batch of generateSandbox({ seed })) hash.update(JSON.stringify(batch));
+  return hash.digest('hex');
+}
+
+type Collected = { [T in SandboxTable]: SandboxTables[T][] };
+
+function add<T extends SandboxTable>(all: Collected, table: T, rows: SandboxTables[T][]): void {
+  all[table].push(...rows);
+}
+
+function collect(seed: number): Collected {
+  const all: Collected = {
+    locality: [],
+    street_locality: [],
+    address_detail: [],
+    parcel: [],
+    cadastre_coverage: [],
+    zone: [],
+    overlay: [],
+    planning_coverage: [],
+    dataset_source: [],
+  };
+  for (const batch of generateSandbox({ seed })) add(all, batch.table, batch.rows);
+  return all;
+}
+
+// The published formats, written out here rather than taken from the generator.
+const FORMATS = {
+  VIC: { pfi: /^52\d{7}$/, plan: /^(PS\d{6}|LP\d{5,6})$/, spi: /^\d+\\(PS|LP)\d+$/, gnaf: /^GAVIC4\d{8}$/ },
+  NSW: { pfi: /^\d{9}$/, plan: /^(DP\d{6,7}|SP\d{5,6})$/, spi: /^(\d+|CP)\/\/(DP|SP)\d+$/, gnaf: /^GANSW7\d{8}$/ },
+  QLD: { pfi: /^\d{9}$/, plan: /^(RP|SP)\d{6}$/, spi: /^\d+(RP|SP)\d{6}$/, gnaf: /^GAQLD16\d{7}$/ },
+} as const;
+
+describe('sandbox generator', () => {
+  let rows: Collected;
+  beforeAll(() => {
+    rows = collect(SEED);
+  });
+
+  it('produces byte-identical rows for the same seed and different rows for another', () => {
+    const first = digest(SEED);
+    expect(digest(SEED)).toBe(first);
+    expect(digest(SEED + 1)).not.toBe(first);
+  });
+
+  it('builds about 2,500 parcels in each of six real suburbs', () => {
+    const plan = planSandbox({ seed: SEED });
+    expect(plan.suburbs.map((s) => s.spec.name)).toEqual([
+      'HUNTLY',
+      'KANGAROO FLAT',
+      'PARRAMATTA',
+      'CASTLE HILL',
+      'CHERMSIDE',
+      'NORTH LAKES',
+    ]);
+    for (const suburb of plan.suburbs) expect(suburb.parcels).toBeGreaterThan(2_200);
+    expect(rows.parcel).toHaveLength(plan.parcels);
+    expect(plan.parcels).toBeGreaterThan(14_000);
+    expect(plan.parcels).toBeLessThan(16_000);
+  });
+
+  it('subdivides blocks into non-overlapping lots of realistic frontage and depth', () => {
+    const [huntly] = planSandbox({ seed: SEED }).suburbs;
+    if (!huntly) throw new Error('no suburbs planned');
+    huntly.blocks.forEach((blocks, r) =>
+      blocks.forEach((block, j) => {
+        const col = huntly.grid.cols[j];
+        const row = huntly.grid.rows[r];
+        if (!col || !row) throw new Error(`block ${r},${j} is outside the grid`);
+        const lots = layoutBlock(Rng.for(SEED, 'test', r, j), col, row, block);
+        const blockArea = (col.u1 - col.u0) * (row.v1 - row.v0);
+        expect(lots.reduce((sum, l) => sum + (l.u1 - l.u0) * (l.v1 - l.v0), 0)).toBeCloseTo(blockArea, 6);
+        for (const [i, a] of lots.entries()) {
+          if (a.kind === 'residential' && !block.largeLots) {
+            expect(a.u1 - a.u0).toBeGreaterThanOrEqual(10);
+            expect(a.u1 - a.u0).toBeLessThanOrEqual(25);
+            expect(a.v1 - a.v0).toBeGreaterThanOrEqual(28);
+            expect(a.v1 - a.v0).toBeLessThanOrEqual(45);
+          }
+          for (const b of lots.slice(i + 1)) {
+            const overlap = Math.min(a.u1, b.u1) > Math.max(a.u0, b.u0) && Math.min(a.v1, b.v1) > Math.max(a.v0, b.v0);
+            expect(overlap).toBe(false);
+          }
+        }
+      }),
+    );
+  });
+
+  it('writes closed WKT rings of longitude-latitude pairs rounded to 7 decimals', () => {
+    for (const p of rows.parcel.slice(0, 500)) {
+      const coords = /^MULTIPOLYGON\(\(\((.*)\)\)\)$/.exec(p.wkt)?.[1]?.split(',') ?? [];
+      expect(coords.length).toBeGreaterThanOrEqual(5);
+      expect(coords[0]).toBe(coords[coords.length - 1]);
+      for (const c of coords) expect(c).toMatch(/^\d{3}(\.\d{1,7})? -\d{2}(\.\d{1,7})?$/);
+    }
+  });
+
+  it("uses each state's identifier formats, all unique", () => {
+    for (const state of SANDBOX_STATES) {
+      const formats = FORMATS[state];
+      const parcels = rows.parcel.filter((p) => p.state === state);
+      expect(parcels.length).toBeGreaterThan(4_000);
+      for (const p of parcels) {
+        expect(p.parcel_pfi).toMatch(formats.pfi);
+        expect(p.parcel_plan_number).toMatch(formats.plan);
+        expect(p.parcel_spi).toMatch(formats.spi);
+        expect(p.parcel_spi.endsWith(p.parcel_plan_number) && p.parcel_spi.startsWith(p.parcel_lot_number)).toBe(true);
+      }
+      for (const a of rows.address_detail.filter((x) => x.state === state)) expect(a.gnaf_pid).toMatch(formats.gnaf);
+    }
+    expect(rows.parcel.some((p) => p.parcel_spi.startsWith('CP//SP'))).toBe(true);
+    expect(rows.locality.map((l) => l.locality_pid)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^VIC\d{4}$/)]),
+    );
+    for (const s of rows.street_locality) expect(s.street_locality_pid).toMatch(/^(VIC|NSW|QLD)\d{7}$/);
+    expect(new Set(rows.address_detail.map((a) => a.gnaf_pid)).size).toBe(rows.address_detail.length);
+    expect(new Set(rows.parcel.map((p) => `${p.state}:${p.parcel_pfi}`)).size).toBe(rows.parcel.length);
+  });
+
+  it('writes G-NAF single-line addresses: units, ranges, lot numbers and unplaced geocodes', () => {
+    const addresses = rows.address_detail;
+    for (const a of addresses) {
+      expect(a.formatted_address).toMatch(/^(UNIT \d, )?(\d+(-\d+)?|LOT \d+) [A-Z' -]+, [A-Z ]+ (VIC|NSW|QLD) \d{4}$/);
+    }
+    expect(addresses.some((a) => /^UNIT 2, \d+ /.test(a.formatted_address))).toBe(true);
+    expect(addresses.some((a) => a.number_last !== null && a.number_last > (a.number_first ?? 0))).toBe(true);
+    expect(addresses.some((a) => a.lot_number !== null && a.number_first === null)).toBe(true);
+    const unitParcels = new Set(addresses.filter((a) => a.flat_type_code === 'UNIT').map((a) => a.parcel_pfi));
+    expect(unitParcels.size / rows.parcel.length).toBeGreaterThan(0.05);
+    expect(unitParcels.size / rows.parcel.length).toBeLessThan(0.11);
+    const unplaced = addresses.filter((a) => ['STL', 'LOC', 'GG'].includes(a.geocode_type));
+    expect(unplaced.every((a) => a.parcel_pfi === null)).toBe(true);
+    expect(new Set(unplaced.map((a) => a.geocode_type))).toEqual(new Set(['STL', 'LOC', 'GG']));
+    expect(unplaced.length / addresses.length).toBeGreaterThan(0.005);
+    expect(unplaced.length / addresses.length).toBeLessThan(0.02);
+    expect(addresses.some((a) => a.geocode_type === 'FCS' && a.parcel_pfi !== null)).toBe(true);
+    expect(rows.street_locality.some((s) => s.street_suffix_code !== null)).toBe(true);
+  });
+
+  it('numbers each side of a street with one parity, rising along it', () => {
+    const sides = new Map<string, number[]>();
+    for (const a of rows.address_detail) {
+      if (a.number_first === null) continue;
+      const key = `${a.street_locality_pid}:${a.number_first % 2}`;
+      const list = sides.get(key) ?? [];
+      if (list[list.length - 1] !== a.number_first) list.push(a.number_first);
+      sides.set(key, list);
+    }
+    for (const numbers of sides.values()) {
+      expect(new Set(numbers).size).toBe(numbers.length);
+      expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    }
+  });
+});
+
+/** A fresh database: PGlite in a temp folder, or a scratch database on the DATABASE_URL server. */
+async function freshDatabase(): Promise<{ db: Database; dispose: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'landgraph-sandbox-'));
+  const serverUrl = process.env.DATABASE_URL;
+  let databaseUrl: string | undefined;
+  const admin = async (url: string, ...statements: string[]) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const sql of statements) await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  if (serverUrl) {
+    await admin(serverUrl, `DROP DATABASE IF EXISTS ${TEST_DATABASE} WITH (FORCE)`, `CREATE DATABASE ${TEST_DATABASE}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${TEST_DATABASE}`;
+    databaseUrl = url.toString();
+    await admin(databaseUrl, 'CREATE EXTENSION IF NOT EXISTS postgis');
+  }
+  const db = await openDatabase({ databaseUrl, dataDir });
+  return {
+    db,
+    async dispose() {
+      await db.close();
+      if (serverUrl) await admin(serverUrl, `DROP DATABASE IF EXISTS ${TEST_DATABASE} WITH (FORCE)`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('sandbox loaded into PostGIS', () => {
+  let db: Database;
+  let dispose: () => Promise<void>;
+  let seeded: Awaited<ReturnType<typeof seedSandbox>>;
+  const progress: number[] = [];
+  const count = async (sql: string, params: unknown[] = []) => {
+    const [row] = await db.query<{ n: number }>(`SELECT (${sql})::int AS n`, params);
+    if (!row) throw new Error('a count returned no row');
+    return row.n;
+  };
+
+  beforeAll(async () => {
+    ({ db, dispose } = await freshDatabase());
+    await migrate(db);
+    seeded = await seedSandbox(db, { seed: SEED, onProgress: (done) => progress.push(done) });
+  }, 120_000);
+
+  afterAll(async () => {
+    await dispose?.();
+  }, 60_000);
+
+  it('loads every generated row and marks the load complete', async () => {
+    const plan = planSandbox({ seed: SEED });
+    expect(seeded.parcels).toBe(plan.parcels);
+    expect(progress[progress.length - 1]).toBe(plan.parcels);
+    expect(await count('SELECT count(*) FROM cadastre.parcel WHERE dataset = $1', ['sandbox'])).toBe(plan.parcels);
+    expect(await count('SELECT count(*) FROM address.address_detail')).toBe(seeded.addresses);
+    expect(await count('SELECT count(*) FROM planning.zone')).toBe(seeded.zones);
+    expect(await isSandboxLoaded(db, { seed: SEED })).toBe(true);
+    expect(await isSandboxLoaded(db, { seed: SEED + 1 })).toBe(false);
+    expect(await isSandboxLoaded(db, { seed: SEED, parcels: 20_000 })).toBe(false);
+  });
+
+  it('stores valid counter-clockwise geometry whose areas match PostGIS', async () => {
+    for (const table of [
+      'cadastre.parcel',
+      'planning.zone',
+      'planning.overlay',
+      'cadastre.coverage',
+      'planning.coverage',
+    ]) {
+      expect(await count(`SELECT count(*) FROM ${table} WHERE NOT ST_IsValid(geom) OR NOT ST_IsPolygonCCW(geom)`)).toBe(
+        0,
+      );
+    }
+    expect(
+      await count(
+        'SELECT count(*) FROM cadastre.parcel WHERE abs(area_m2 - ST_Area(geom::geography)) > 0.005 * area_m2',
+      ),
+    ).toBe(0);
+  });
+
+  it('never overlaps two parcels or two zones', { timeout: 60_000 }, async () => {
+    const overlaps = (table: string, key: string) =>
+      count(`SELECT count(*) FROM ${table} a JOIN ${table} b
+        ON a.${key} < b.${key} AND a.geom && b.geom AND ST_Relate(a.geom, b.geom, '2********')`);
+    expect(await overlaps('cadastre.parcel', 'parcel_pfi')).toBe(0);
+    expect(await overlaps('planning.zone', 'id')).toBe(0);
+  });
+
+  it('puts every parcel-linked address point inside its own parcel and no other', { timeout: 60_000 }, async () => {
+    expect(
+      await count(`SELECT count(*) FROM address.address_detail a
+      LEFT JOIN cadastre.parcel p USING (dataset, state, parcel_pfi)
+      WHERE a.parcel_pfi IS NOT NULL AND (p.geom IS NULL OR NOT ST_Contains(p.geom, a.geom))`),
+    ).toBe(0);
+    expect(
+      await count(`SELECT count(*) FROM address.address_detail a
+      JOIN cadastre.parcel p ON p.dataset = a.dataset AND ST_Intersects(p.geom, a.geom)
+      WHERE a.parcel_pfi IS NOT NULL AND p.parcel_pfi <> a.parcel_pfi`),
+    ).toBe(0);
+  });
+
+  it('makes every layer status reachable', { timeout: 60_000 }, async () => {
+    const onStreet = `SELECT a.geom FROM address.address_detail a WHERE a.geocode_type = 'STL'`;
+    // a road reserve: inside cadastre coverage, on no parcel (no_data)
+    expect(await count(`SELECT count(*) FROM (${onStreet}) s`)).toBeGreaterThan(0);
+    expect(
+      await count(`SELECT count(*) FROM (${onStreet}) s WHERE
+      EXISTS (SELECT 1 FROM cadastre.parcel p WHERE ST_Intersects(p.geom, s.geom))
+      OR NOT EXISTS (SELECT 1 FROM cadastre.coverage c WHERE ST_Intersects(c.geom, s.geom))`),
+    ).toBe(0);
+    // Alice Springs: outside every suburb (not_covered)
+    const outside = 'ST_SetSRID(ST_MakePoint(133.88, -23.70), 4326)';
+    expect(await count(`SELECT count(*) FROM cadastre.coverage WHERE ST_Intersects(geom, ${outside})`)).toBe(0);
+    expect(await count(`SELECT count(*) FROM planning.coverage WHERE ST_Intersects(geom, ${outside})`)).toBe(0);
+    // Castle Hill has parcels but no planning coverage (planning not_covered)
+    expect(
+      await count(`SELECT count(*) FROM address.address_detail a JOIN address.locality l USING (dataset, locality_pid)
+      WHERE l.locality_name = 'CASTLE HILL' AND a.parcel_pfi IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM planning.coverage c WHERE ST_Intersects(c.geom, a.geom))`),
+    ).toBeGreaterThan(2_000);
+    expect(await count(`SELECT count(*) FROM planning.coverage WHERE name = 'CASTLE HILL'`)).toBe(0);
+    for (const state of SANDBOX_STATES) {
+      // a deferred block: inside planning coverage, under no zone (planning no_data)
+      expect(
+        await count(
+          `SELECT count(*) FROM address.address_detail a WHERE a.state = $1 AND a.geocode_type = 'PC'
+        AND EXISTS (SELECT 1 FROM planning.coverage c WHERE ST_Intersects(c.geom, a.geom))
+        AND NOT EXISTS (SELECT 1 FROM planning.zone z WHERE ST_Intersects(z.geom, a.geom))`,
+          [state],
+        ),
+      ).toBeGreaterThan(0);
+      expect(await count('SELECT count(*) FROM planning.overlay WHERE state = $1', [state])).toBeGreaterThan(0);
+    }
+  });
+
+  it('offers deterministic samples covering each state and each status', async () => {
+    const samples = await sandboxSamples(db);
+    expect(samples).toHaveLength(8);
+    expect(await sandboxSamples(db)).toEqual(samples);
+    const notes = samples.map((s) => s.note);
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        'all layers present (VIC)',
+        'all layers present (NSW)',
+        'all layers present (QLD)',
+        'unit in a multi-unit parcel',
+        'planning not covered',
+      ]),
+    );
+    expect(notes.some((n) => n.startsWith('planning no data'))).toBe(true);
+    expect(samples.find((s) => s.note === 'planning not covered')?.address).toMatch(/CASTLE HILL NSW 2154$/);
+    expect(samples.find((s) => s.note.startsWith('unit'))?.address).toMatch(/^UNIT \d, /);
+    for (const s of samples.filter((x) => x.note.startsWith('all layers'))) {
+      const point = [s.lng, s.lat];
+      const at = 'ST_SetSRID(ST_MakePoint($1, $2), 4326)';
+      expect(await count(`SELECT count(*) FROM cadastre.parcel WHERE ST_Contains(geom, ${at})`, point)).toBe(1);
+      expect(await count(`SELECT count(*) FROM planning.zone WHERE ST_Intersects(geom, ${at})`, point)).toBe(1);
+      expect(
+        await count(`SELECT count(*) FROM planning.overlay WHERE ST_Intersects(geom, ${at})`, point),
+      ).toBeGreaterThan(0);
+    }
+  });
+
+  it('labels every source as synthetic demo data', async () => {
+    const sources = await db.query<{
+      layer: string;
+      state: string;
+      attribution: string;
+      license: string;
+      snapshot_id: string;
+    }>(
+      `SELECT layer, state, attribution, license, snapshot_id FROM public.dataset_source WHERE dataset = 'sandbox' ORDER BY layer, state`,
+    );
+    expect(sources).toHaveLength(9);
+    for (const s of sources) {
+      expect(s.attribution).toMatch(/^Landgraph sandbox: synthetic demo data, not real .*Do not rely on it\.$/);
+      expect(s.license).toBe('CC BY 4.0');
+      expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
+    }
+  });
+
+  it('keeps the previous sandbox intact when a reload fails part-way', { timeout: 60_000 }, async () => {
+    let parcelBatches = 0;
+    const failing: Database = {
+      kind: db.kind,
+      prisma: db.prisma,
+      url: db.url,
+      exec: (sql) => db.exec(sql),
+      query: (sql, params) => db.query(sql, params),
+      close: () => db.close(),
+      transaction: (work) =>
+        db.transaction((query) =>
+          work(async <R>(sql: string, params?: unknown[]) => {
+            if (sql.startsWith('INSERT INTO cadastre.parcel') && ++parcelBatches === 2)
+              throw new Error('connection lost');
+            return query<R>(sql, params);
+          }),
+        ),
+    };
+    await expect(seedSandbox(failing, { seed: SEED + 1 })).rejects.toThrow('connection lost');
+    expect(await isSandboxLoaded(db, { seed: SEED })).toBe(true);
+    expect(await isSandboxLoaded(db, { seed: SEED + 1 })).toBe(false);
+    expect(await count(`SELECT count(*) FROM cadastre.parcel WHERE dataset = 'sandbox'`)).toBe(seeded.parcels);
+
+    const again = await seedSandbox(db, { seed: SEED });
+    expect(again.parcels).toBe(seeded.parcels);
+    expect(await count(`SELECT count(*) FROM cadastre.parcel WHERE dataset = 'sandbox'`)).toBe(seeded.parcels);
+    expect(await isSandboxLoaded(db, { seed: SEED })).toBe(true);
+  });
+});
