@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Config } from '../core/config.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db.ts';
 import { setLogLevel } from '../core/logger.ts';
@@ -8,7 +9,10 @@ import { composeSupergraph } from '../gateway/compose.ts';
 import { runSeedCommand } from '../prisma/sandbox/cli.ts';
 import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { startDistributed } from './distributed.ts';
+import { runKeysCommand } from './keys.ts';
+import type { RunningServer } from './serve.ts';
 import { serve, stopOnSignals } from './serve.ts';
+import { DEMO_DAILY_CAP, ensureDemoKey } from '../platform/demo-key.ts';
 
 const USAGE = `Usage: landgraph <command>
 
@@ -17,11 +21,36 @@ const USAGE = `Usage: landgraph <command>
   sandbox seed [--seed N] [--parcels N]
                             (re)load the deterministic sandbox dataset; --parcels scales it for benchmarks
   sandbox samples           print a handful of real sandbox points as JSON
+  keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
   migrate                   apply pending database migrations
   compose [--out FILE]      compose the supergraph from the subgraph schemas (stdout or FILE)
 `;
 
 export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));
+
+async function startBanner(running: RunningServer, config: Config): Promise<string> {
+  const lines = [
+    `Landgraph is listening on ${running.url}`,
+    `  REST:    ${running.url}/api/health   (reference: ${running.url}/docs)`,
+    `  GraphQL: ${running.url}/graphql`,
+  ];
+  if (!config.databaseUrl) {
+    const demo = await ensureDemoKey(running.runtime.keys, config.dataDir);
+    lines.push(
+      '',
+      `Public demo key (read-only, sandbox data, ${DEMO_DAILY_CAP} lookups a day):`,
+      `  ${demo}`,
+      `  curl -H 'Authorization: Bearer ${demo}' '${running.url}/v1/property/graph?lat=-36.6719&lng=144.3243'`,
+    );
+  }
+  lines.push(
+    '',
+    'Make your own key (shown once):',
+    '  npx landgraph keys create --name my-app --kind test --scopes cadastre.read,planning.read,property-graph.read',
+    '',
+  );
+  return lines.join('\n');
+}
 
 async function withDatabase<T>(run: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
   const db = await openDatabase(loadConfig());
@@ -42,9 +71,7 @@ export async function main(args: string[]): Promise<number> {
         const distributed = args.includes('--distributed') || config.mode === 'distributed';
         const running = distributed ? await startDistributed(config) : await serve(config);
         stopOnSignals(() => running.stop());
-        process.stdout.write(
-          `Landgraph is listening on ${running.url}\n  REST:    ${running.url}/api/health\n  GraphQL: ${running.url}/graphql\n`,
-        );
+        process.stdout.write(await startBanner(running, config));
         return await new Promise<number>(() => undefined);
       }
       case 'sandbox':
@@ -61,6 +88,9 @@ export async function main(args: string[]): Promise<number> {
           return 0;
         }
         break;
+      case 'keys':
+        setLogLevel('warn');
+        return await runKeysCommand(args.slice(1));
       case 'migrate': {
         const applied = await withDatabase((db) => migrate(db));
         process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'database is up to date\n');

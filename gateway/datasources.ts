@@ -3,17 +3,17 @@ import { RemoteGraphQLDataSource } from '@apollo/gateway';
 import type { DocumentNode, GraphQLError } from 'graphql';
 import { execute, parse, validate } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
-import { DATASET_HEADER, REQUEST_ID_HEADER } from '../core/context.ts';
+import { INTERNAL_SCOPE, scopeHeaders } from '../core/context.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 
 export type GatewayContext = { scope: RequestScope };
 
 const MAX_CACHED_OPERATIONS = 500;
 
-/** The caller's scope; the gateway's own health and schema calls read the sandbox as nobody. */
+/** The caller's scope; the gateway's own health and schema calls run as the service itself. */
 function scopeOf(options: GraphQLDataSourceProcessOptions<GatewayContext>): RequestScope {
   if ('incomingRequestContext' in options) return options.context.scope;
-  return { dataset: 'sandbox', requestId: 'gateway' };
+  return INTERNAL_SCOPE;
 }
 
 /**
@@ -62,8 +62,7 @@ export class InProcessSubgraphDataSource implements GraphQLDataSource<GatewayCon
 /** Calls a subgraph over HTTP, carrying the caller's dataset and request id as headers. */
 export class HttpSubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   override willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayContext>): void {
-    const scope = scopeOf(options);
-    options.request.http?.headers.set(DATASET_HEADER, scope.dataset);
-    options.request.http?.headers.set(REQUEST_ID_HEADER, scope.requestId);
+    for (const [name, value] of Object.entries(scopeHeaders(scopeOf(options))))
+      options.request.http?.headers.set(name, value);
   }
 }

@@ -6,6 +6,10 @@ import { openDatabase } from '../core/db.ts';
 import { logger } from '../core/logger.ts';
 import { migrate } from '../core/migrate.ts';
 import { ProvenanceCatalog } from '../core/provenance.ts';
+import type { RateLimiter } from '../core/rate-limit.ts';
+import { openRateLimiter } from '../core/rate-limit.ts';
+import { KeyStore } from '../platform/keys.ts';
+import { UsageMeter } from '../platform/usage.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import { isSandboxLoaded, seedSandbox } from '../prisma/sandbox/load.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
@@ -20,6 +24,11 @@ export type Runtime = {
   catalog: ProvenanceCatalog;
   cache: Cache;
   graph: Graph;
+  keys: KeyStore;
+  meter: UsageMeter;
+  limiter: RateLimiter;
+  /** The subgraph services the gateway calls, in distributed mode. */
+  subgraphUrls: Record<SubgraphName, string> | null;
   close(): Promise<void>;
 };
 
@@ -47,27 +56,35 @@ export async function startRuntime(
   const db = options.db ?? (await openDatabase(config));
   if (options.prepare !== false) await prepareDatabase(db, config);
   const catalog = new ProvenanceCatalog(db);
-  const graph =
+  const subgraphUrls =
     config.mode === 'embedded'
-      ? await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog) })
-      : await createGraph({
-          kind: 'distributed',
-          urls: Object.fromEntries(
-            SUBGRAPH_NAMES.map((name) => [
-              name,
-              `http://127.0.0.1:${subgraphPort(name, config.subgraphBasePort)}/graphql`,
-            ]),
-          ) as Record<SubgraphName, string>,
-        });
+      ? null
+      : (Object.fromEntries(
+          SUBGRAPH_NAMES.map((name) => [
+            name,
+            `http://${config.host}:${subgraphPort(name, config.subgraphBasePort)}/graphql`,
+          ]),
+        ) as Record<SubgraphName, string>);
+  const graph = subgraphUrls
+    ? await createGraph({ kind: 'distributed', urls: subgraphUrls })
+    : await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog) });
   const cache = await openCache(config.redisUrl);
+  const limiter = await openRateLimiter(config.redisUrl);
+  const meter = new UsageMeter(db);
   return {
     config,
     db,
     catalog,
     cache,
     graph,
+    keys: new KeyStore(db),
+    meter,
+    limiter,
+    subgraphUrls,
     async close() {
       await graph.stop();
+      await meter.close();
+      await limiter.close();
       await cache.close();
       if (!options.db) await db.close();
     },

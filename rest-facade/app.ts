@@ -2,15 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError } from '../core/errors.ts';
 import type { RequestScope } from '../core/context.ts';
+import { AppError } from '../core/errors.ts';
 import type { GatewayContext } from '../gateway/datasources.ts';
 import type { Runtime } from '../gateway/runtime.ts';
+import type { AuthenticatedKey } from '../platform/keys.ts';
+import { authenticate, enforceLimits, requireScope, scopeOfKey } from './access.ts';
 import { errorHandler, sendError, toAppError } from './errors.ts';
 import type { Credit, RouteDefinition } from './route.ts';
+import { routeGroup, routeScope } from './route.ts';
 import { ROUTES } from './routes/index.ts';
+import { deprecationHeaders } from './versioning.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const BODY_LIMIT = '1mb';
 
 /** Header values must be Latin-1: anything else in a credit is spelled out in ASCII. */
 function headerSafe(value: string): string {
@@ -22,28 +27,83 @@ export function setCreditHeaders(res: Response, credit: Credit): void {
   res.setHeader('X-Service-License', headerSafe(credit.license));
 }
 
-function requestScope(req: Request, res: Response): RequestScope {
+function requestId(req: Request, res: Response): string {
   const given = req.get('x-request-id');
-  const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
-  res.setHeader('X-Request-Id', requestId);
-  // Until keys exist every caller reads the sandbox; the platform issue derives this from the key.
-  return { dataset: 'sandbox', requestId };
+  const id = given && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
+/** Auth and limit failures answer in the plain shape of DESIGN.md §4, with the headers HTTP asks for. */
+function sendAccessError(res: Response, error: AppError): void {
+  if (error.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="landgraph"');
+  sendError(res, 'plain', error);
 }
 
 function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler {
+  const scopeNeeded = routeScope(route);
+  const metered = route.metered !== false;
   return async (req, res) => {
-    const scope = requestScope(req, res);
+    const id = requestId(req, res);
+    for (const [name, value] of Object.entries(deprecationHeaders(route))) res.setHeader(name, value);
+    let key: AuthenticatedKey | null = null;
+    let scope: RequestScope = { dataset: 'sandbox', requestId: id, scopes: [] };
+    try {
+      if (route.access !== 'open') {
+        key = await authenticate(req, runtime);
+        await enforceLimits(key, res, runtime, metered);
+        scope = scopeOfKey(key, id);
+        if (scopeNeeded) requireScope(scope, scopeNeeded);
+      }
+    } catch (error) {
+      sendAccessError(res, toAppError(error));
+      return;
+    }
     try {
       const parsed = route.query.safeParse(req.query);
       if (!parsed.success) {
         const message = parsed.error.issues.map((issue) => issue.message).join(' ');
         throw new AppError('BAD_REQUEST', message, 'See /openapi.json for the parameters of this route.');
       }
-      const response = await route.handle(parsed.data, { graph: runtime.graph, scope, runtime });
+      const response = await route.handle(parsed.data, { graph: runtime.graph, scope, runtime, key });
       if (response.credit) setCreditHeaders(res, response.credit);
-      res.status(response.status ?? 200).json(response.body);
+      if (response.raw)
+        res
+          .status(response.status ?? 200)
+          .type(response.raw.contentType)
+          .send(response.raw.content);
+      else res.status(response.status ?? 200).json(response.body);
     } catch (error) {
       sendError(res, route.errorStyle, toAppError(error));
+    }
+    // A call is metered when it was served: answered, or answered "not found" after a lookup.
+    if (key && metered && (res.statusCode < 400 || res.statusCode === 404))
+      runtime.meter.record(key.id, routeGroup(route));
+  };
+}
+
+/**
+ * /graphql takes the same keys, limits and metering as REST. The Apollo Sandbox landing
+ * page (a browser's GET) is open; every operation needs a key.
+ */
+function graphqlAccess(runtime: Runtime): RequestHandler {
+  return async (req, res, next) => {
+    const id = requestId(req, res);
+    if (req.method === 'GET' && req.accepts(['text/html', 'application/json']) === 'text/html' && !req.query.query) {
+      res.locals.scope = { dataset: 'sandbox', requestId: id, scopes: [] };
+      next();
+      return;
+    }
+    try {
+      const key = await authenticate(req, runtime);
+      await enforceLimits(key, res, runtime, true);
+      res.locals.scope = scopeOfKey(key, id);
+      res.on('finish', () => {
+        if (res.statusCode < 400) runtime.meter.record(key.id, 'graphql');
+      });
+      next();
+    } catch (error) {
+      sendAccessError(res, toAppError(error));
     }
   };
 }
@@ -52,12 +112,13 @@ export function createApp(runtime: Runtime): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.use(express.json({ limit: '1mb' }));
+  app.use(express.json({ limit: BODY_LIMIT }));
 
   app.use(
     '/graphql',
+    graphqlAccess(runtime),
     expressMiddleware<GatewayContext>(runtime.graph.apollo, {
-      context: async ({ req, res }) => ({ scope: requestScope(req, res) }),
+      context: async ({ res }) => ({ scope: res.locals.scope as GatewayContext['scope'] }),
     }),
   );
 

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { RequestScope } from '../core/context.ts';
+import type { Scope } from '../core/scopes.ts';
+import type { AuthenticatedKey } from '../platform/keys.ts';
 import type { Graph } from '../gateway/graph.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 
@@ -8,11 +10,14 @@ export type ErrorStyle = 'envelope' | 'featureCollection' | 'plain';
 
 export type Credit = { attribution: string; license: string };
 
-export type RouteContext = { graph: Graph; scope: RequestScope; runtime: Runtime };
+/** `key` is null only on open routes. */
+export type RouteContext = { graph: Graph; scope: RequestScope; runtime: Runtime; key: AuthenticatedKey | null };
 
 export type RouteResponse = {
   status?: number;
   body: Record<string, unknown>;
+  /** A non-JSON answer (the changelog's Markdown); `body` is then not sent. */
+  raw?: { contentType: string; content: string };
   /** Third-party credit of the payload: written to the attribution headers as well as the body. */
   credit?: Credit | null;
 };
@@ -27,8 +32,15 @@ export type RouteDefinition<Query extends z.ZodType = z.ZodType> = {
   path: string;
   tag: string;
   summary: string;
-  /** Scope the key must hold; null for the open routes. Enforced from the platform issue on. */
-  scope: string | null;
+  /**
+   * `scope`: the key must hold it. `key`: any valid key (e.g. a key's own usage). `open`: no
+   * key at all (health, changelog).
+   */
+  access: { scope: Scope } | 'key' | 'open';
+  /** Marks the route deprecated: Deprecation, Sunset and a Link to /changelog on every answer (spec 9.2). */
+  deprecated?: { since: string; sunset: string };
+  /** Whether a call counts against the key's quota; lookups do, free helpers do not. Default true. */
+  metered?: boolean;
   query: Query;
   errorStyle: ErrorStyle;
   handle(input: z.output<Query>, ctx: RouteContext): Promise<RouteResponse>;
@@ -36,4 +48,13 @@ export type RouteDefinition<Query extends z.ZodType = z.ZodType> = {
 
 export function defineRoute<Query extends z.ZodType>(route: RouteDefinition<Query>): RouteDefinition<Query> {
   return route;
+}
+
+export function routeScope(route: Pick<RouteDefinition, 'access'>): Scope | null {
+  return typeof route.access === 'object' ? route.access.scope : null;
+}
+
+/** The group a call is metered under: the route's tag, as a stable lower-case name. */
+export function routeGroup(route: Pick<RouteDefinition, 'tag'>): string {
+  return route.tag.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 }

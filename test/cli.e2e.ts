@@ -48,11 +48,34 @@ describe('the landgraph command', () => {
     expect(samples.length).toBeGreaterThanOrEqual(5);
     expect(new Set(samples.map((s) => s.state))).toEqual(new Set(['VIC', 'NSW', 'QLD']));
     const first = samples.find((s) => s.parcel_pfi)!;
+    // A key made by the CLI in another process, while the server holds the database.
+    const created = await cli(
+      ['keys', 'create', '--name', 'cli-e2e', '--kind', 'test', '--scopes', 'cadastre.read'],
+      config,
+    );
+    const { secret, id, scopes } = JSON.parse(created.stdout) as { secret: string; id: string; scopes: string[] };
+    expect(secret).toMatch(/^landgraph_test_[A-Za-z0-9]{32}$/);
+    expect(scopes).toEqual(['cadastre.read']);
     const res = await request(server.url)
       .get('/api/cadastre/lookup')
+      .set('Authorization', `Bearer ${secret}`)
       .query({ lat: first.lat, lng: first.lng, state: first.state })
       .expect(200);
     expect(res.body.data.properties.parcel_pfi).toBe(first.parcel_pfi);
+    // Rotation by the CLI: the old secret stops working at once, the new one works.
+    const rotated = JSON.parse((await cli(['keys', 'rotate', id], config)).stdout) as { secret: string };
+    await request(server.url)
+      .get('/api/cadastre/lookup')
+      .set('Authorization', `Bearer ${secret}`)
+      .query({ lat: first.lat, lng: first.lng })
+      .expect(401);
+    await request(server.url)
+      .get('/api/cadastre/lookup')
+      .set('Authorization', `Bearer ${rotated.secret}`)
+      .query({ lat: first.lat, lng: first.lng, state: first.state })
+      .expect(200);
+    const listed = JSON.parse((await cli(['keys', 'list'], config)).stdout) as Array<Record<string, unknown>>;
+    expect(JSON.stringify(listed)).not.toContain(rotated.secret);
   });
 
   it('serves the Apollo Sandbox landing page at /graphql to a browser', async () => {

@@ -11,7 +11,7 @@ describe('supergraph composition', () => {
     expect(supergraph).toMatch(/@join__type\(graph: ADDRESS, key: "parcel_pfi state"\)/);
     expect(supergraph).toMatch(/@join__type\(graph: CADASTRE, key: "parcel_pfi state"\)/);
     expect(supergraph).toMatch(
-      /planning: PlanningLayer! @join__field\(graph: PLANNING, requires: "location \{ lat lng \}"\)/,
+      /planning: PlanningLayer @join__field\(graph: PLANNING, requires: "location \{ lat lng \}"\)/,
     );
   });
 

@@ -27,22 +27,29 @@ function columnName(field: Field): string {
   return mapped ? unquote(mapped.args?.[0]?.value) : field.name;
 }
 
-/** What the migrated column's type must be for each Prisma field type. */
+const COLUMN_TYPES: Record<string, string> = {
+  String: 'text',
+  Int: 'int4',
+  BigInt: 'int8',
+  Float: 'float8',
+  DateTime: 'timestamptz',
+  Boolean: 'bool',
+  Json: 'jsonb',
+};
+
+/** What the migrated column's type must be for each Prisma field type (arrays are `_<type>`). */
 function expectedType(field: Field): string {
-  if (typeof field.fieldType === 'object') return `geometry`;
-  return (
-    (
-      { String: 'text', Int: 'int4', Float: 'float8', DateTime: 'timestamptz', Boolean: 'bool' } as Record<
-        string,
-        string
-      >
-    )[field.fieldType] ?? field.fieldType
-  );
+  if (typeof field.fieldType === 'object') return 'geometry';
+  const base = COLUMN_TYPES[field.fieldType] ?? field.fieldType;
+  return field.array ? `_${base}` : base;
 }
 
-const models = getSchema(readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8')).list.filter(
-  (block): block is Model => block.type === 'model',
-);
+const schemaBlocks = getSchema(readFileSync(new URL('../prisma/schema.prisma', import.meta.url), 'utf8')).list;
+const models = schemaBlocks.filter((block): block is Model => block.type === 'model');
+const modelNames = new Set(models.map((m) => m.name));
+/** Relation fields (typed by another model) have no column of their own. */
+const isColumn = (property: Model['properties'][number]): property is Field =>
+  property.type === 'field' && !(typeof property.fieldType === 'string' && modelNames.has(property.fieldType));
 
 describe('prisma/schema.prisma agrees with the migrated tables', () => {
   let columns: Map<string, Column>;
@@ -53,7 +60,7 @@ describe('prisma/schema.prisma agrees with the migrated tables', () => {
       `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.udt_name, c.is_nullable
        FROM information_schema.columns c
        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-       WHERE t.table_type = 'BASE TABLE' AND c.table_schema IN ('address', 'cadastre', 'planning', 'public')
+       WHERE t.table_type = 'BASE TABLE' AND c.table_schema IN ('address', 'cadastre', 'planning', 'platform', 'public')
          AND c.table_name NOT IN ('_landgraph_migrations', 'spatial_ref_sys')`,
     );
     columns = new Map(rows.map((c) => [`${c.table_schema}.${c.table_name}.${c.column_name}`, c]));
@@ -64,7 +71,7 @@ describe('prisma/schema.prisma agrees with the migrated tables', () => {
     (_name, model) => {
       const table = `${attribute(model, 'schema') ?? 'public'}.${attribute(model, 'map') ?? model.name}`;
       for (const property of model.properties) {
-        if (property.type !== 'field') continue;
+        if (!isColumn(property)) continue;
         const column = columns.get(`${table}.${columnName(property)}`);
         expect(column, `${table}.${columnName(property)}`).toBeDefined();
         expect(column!.udt_name, `${table}.${columnName(property)}`).toBe(expectedType(property));
@@ -77,8 +84,7 @@ describe('prisma/schema.prisma agrees with the migrated tables', () => {
     const modelled = new Set<string>();
     for (const model of models) {
       const table = `${attribute(model, 'schema') ?? 'public'}.${attribute(model, 'map') ?? model.name}`;
-      for (const property of model.properties)
-        if (property.type === 'field') modelled.add(`${table}.${columnName(property)}`);
+      for (const property of model.properties) if (isColumn(property)) modelled.add(`${table}.${columnName(property)}`);
     }
     expect([...columns.keys()].filter((key) => !modelled.has(key))).toEqual([]);
   });

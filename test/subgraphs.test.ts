@@ -44,7 +44,7 @@ describe('subgraphs', () => {
       schema: subgraph.schema,
       document: parse(query),
       variableValues: variables,
-      contextValue: subgraph.createContext({ dataset: 'sandbox', requestId: 'test' }),
+      contextValue: subgraph.createContext({ dataset: 'sandbox', requestId: 'test', scopes: '*' }),
     });
     expect(result.errors).toBeUndefined();
     return result.data as Record<string, unknown>;

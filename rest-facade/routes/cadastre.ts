@@ -83,7 +83,7 @@ export const cadastreLookup = defineRoute({
   path: '/api/cadastre/lookup',
   tag: 'Cadastre',
   summary: 'The parcel at a point, or by its PFI (mirror first).',
-  scope: 'cadastre.read',
+  access: { scope: 'cadastre.read' },
   query: lookupQuery,
   errorStyle: 'envelope',
   async handle(q, { graph, scope }) {
@@ -138,7 +138,7 @@ export const cadastreBBox = defineRoute({
   path: '/api/cadastre/bbox',
   tag: 'Cadastre',
   summary: 'Parcels intersecting a window of at most 0.1 degrees per axis (at most 1000, whole and unclipped).',
-  scope: 'cadastre.read',
+  access: { scope: 'cadastre.read' },
   query: z.object({ bbox: bboxParam, state: stateParam.default('VIC') }),
   errorStyle: 'featureCollection',
   async handle(q, { graph, scope }) {

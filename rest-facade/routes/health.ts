@@ -13,12 +13,27 @@ async function timed(check: () => Promise<unknown>): Promise<Check> {
   }
 }
 
+/** Each subgraph service answering its own /health, in distributed mode. */
+async function subgraphChecks(urls: Record<string, string>): Promise<Record<string, Check>> {
+  const entries = await Promise.all(
+    Object.entries(urls).map(async ([name, url]): Promise<[string, Check]> => {
+      const check = await timed(async () => {
+        const response = await fetch(url.replace(/\/graphql$/, '/health'), { signal: AbortSignal.timeout(2_000) });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      });
+      return [name, check];
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
 export const health = defineRoute({
   method: 'get',
   path: '/api/health',
   tag: 'Health',
   summary: 'System health: the database and the graph (each subgraph in distributed mode). No key needed.',
-  scope: null,
+  access: 'open',
+  metered: false,
   query: z.object({}),
   errorStyle: 'plain',
   async handle(_q, { runtime, graph, scope }) {
@@ -30,7 +45,9 @@ export const health = defineRoute({
         if (result.errors?.length) throw new Error(result.errors[0]!.message);
       }),
     ]);
-    const healthy = [database, cache, graphCheck].every((check) => check.status === 'healthy');
+    const subgraphs = runtime.subgraphUrls ? await subgraphChecks(runtime.subgraphUrls) : null;
+    const checks = [database, cache, graphCheck, ...Object.values(subgraphs ?? {})];
+    const healthy = checks.every((check) => check.status === 'healthy');
     return {
       status: healthy ? 200 : 503,
       body: {
@@ -40,7 +57,8 @@ export const health = defineRoute({
         mode: runtime.config.mode,
         database: runtime.db.kind,
         cache: runtime.cache.kind,
-        checks: { database, cache, graph: graphCheck },
+        rateLimiter: runtime.limiter.backend,
+        checks: { database, cache, graph: graphCheck, ...(subgraphs ? { subgraphs } : {}) },
       },
     };
   },

@@ -1,7 +1,15 @@
 import type { RouteDefinition } from '../route.ts';
 import { cadastreBBox, cadastreLookup } from './cadastre.ts';
 import { health } from './health.ts';
+import { changelog, usage } from './platform.ts';
 import { propertyGraph } from './property.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
-export const ROUTES: RouteDefinition[] = [health, cadastreLookup, cadastreBBox, propertyGraph] as RouteDefinition[];
+export const ROUTES: RouteDefinition[] = [
+  health,
+  changelog,
+  usage,
+  cadastreLookup,
+  cadastreBBox,
+  propertyGraph,
+] as RouteDefinition[];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasScope } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { detectState } from '../../core/geo.ts';
 import { assertPoint } from '../../core/validate.ts';
@@ -41,8 +42,11 @@ type PropertyResult = {
   address: LayerFields & { data: { formatted_address: string; locality: string; postcode: string | null } | null };
 } & Record<string, unknown>;
 
-function propertyOperation(entry: 'point' | 'parcel' | 'gnaf'): string {
-  const selection = `${IDENTITY_FIELDS} ${PROPERTY_LAYERS.map((l) => l.selection).join(' ')}`;
+type PropertyLayer = (typeof PROPERTY_LAYERS)[number];
+
+/** One operation per entry point, selecting exactly the layers the caller's key may read. */
+function propertyOperation(entry: 'point' | 'parcel' | 'gnaf', layers: readonly PropertyLayer[]): string {
+  const selection = `${IDENTITY_FIELDS} ${layers.map((l) => l.selection).join(' ')}`;
   switch (entry) {
     case 'point':
       return `query PropertyGraphAtPoint($lat: Float!, $lng: Float!, $state: String!) { property: propertyAt(lat: $lat, lng: $lng, state: $state) { ${selection} } }`;
@@ -90,24 +94,25 @@ export const propertyGraph = defineRoute({
   path: '/v1/property/graph',
   tag: 'Property',
   summary: 'Every data layer of one property in one call, each with its own status and credit.',
-  scope: 'property-graph.read',
+  access: { scope: 'property-graph.read' },
   query: graphQuery,
   errorStyle: 'plain',
   async handle(q, { graph, scope }) {
+    const allowed = PROPERTY_LAYERS.filter((layer) => hasScope(scope, layer.scope));
     let result: { property: PropertyResult | null };
     let query: Record<string, unknown>;
     if (q.gnaf_pid !== undefined) {
       query = { gnaf_pid: q.gnaf_pid };
-      result = unwrap(await graph.execute(propertyOperation('gnaf'), { gnafPid: q.gnaf_pid }, scope));
+      result = unwrap(await graph.execute(propertyOperation('gnaf', allowed), { gnafPid: q.gnaf_pid }, scope));
     } else if (q.pfi !== undefined) {
       query = { pfi: q.pfi, state: q.state };
-      result = unwrap(await graph.execute(propertyOperation('parcel'), { pfi: q.pfi, state: q.state }, scope));
+      result = unwrap(await graph.execute(propertyOperation('parcel', allowed), { pfi: q.pfi, state: q.state }, scope));
     } else {
       const { lat, lng } = q as { lat: number; lng: number };
       assertPoint(lat, lng);
       const state = q.state ?? detectState(lng, lat) ?? 'VIC';
       query = { lat, lng, state };
-      result = unwrap(await graph.execute(propertyOperation('point'), { lat, lng, state }, scope));
+      result = unwrap(await graph.execute(propertyOperation('point', allowed), { lat, lng, state }, scope));
     }
     const property = result.property;
     if (!property || (q.gnaf_pid !== undefined && property.address.status !== 'ok')) {
@@ -121,7 +126,7 @@ export const propertyGraph = defineRoute({
     }
     const layers: Record<string, unknown> = {};
     const credits: Array<Credit | null> = [property.address.status === 'ok' ? creditOf(property.address) : null];
-    for (const layer of PROPERTY_LAYERS) {
+    for (const layer of allowed) {
       const value = property[layer.name] as GraphLayer;
       layers[layer.name] = {
         status: value.status,

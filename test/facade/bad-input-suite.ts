@@ -89,15 +89,16 @@ export const BAD_INPUTS: BadCase[] = [
   { path: '/v1/property/graph', query: { gnaf_pid: 'G'.repeat(40) }, error: /at most 32 characters/, shape: 'plain' },
 ];
 
-export function badInputSuite(mode: string, target: () => Promise<App | string>): void {
+export function badInputSuite(mode: string, target: () => Promise<{ app: App | string; key: string }>): void {
   describe(`bad input (${mode})`, () => {
     let app: App | string;
+    let key: string;
     beforeAll(async () => {
-      app = await target();
+      ({ app, key } = await target());
     });
 
     it.each(BAD_INPUTS)('$path $query → 400 $error', async ({ path, query, error, shape }) => {
-      const res = await request(app).get(path).query(query);
+      const res = await request(app).get(path).set('Authorization', `Bearer ${key}`).query(query);
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toMatch(/application\/json/);
       expect(res.body.success).toBe(false);
@@ -110,7 +111,11 @@ export function badInputSuite(mode: string, target: () => Promise<App | string>)
     it('answers unknown routes 404 and wrong methods 405 in JSON', async () => {
       const missing = await request(app).get('/api/nowhere').expect(404);
       expect(missing.body).toMatchObject({ success: false, error: 'No route GET /api/nowhere.' });
-      const wrongMethod = await request(app).post('/api/cadastre/lookup').send({}).expect(405);
+      const wrongMethod = await request(app)
+        .post('/api/cadastre/lookup')
+        .set('Authorization', `Bearer ${key}`)
+        .send({})
+        .expect(405);
       expect(wrongMethod.headers.allow).toBe('GET');
       expect(wrongMethod.body.error).toMatch(/POST is not allowed/);
     });

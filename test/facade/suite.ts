@@ -5,7 +5,7 @@ import type { Database } from '../../core/db.ts';
 import type { Fixtures } from '../support/fixtures.ts';
 import { loadFixtures } from '../support/fixtures.ts';
 
-export type FacadeTarget = { app: App | string; db: Database };
+export type FacadeTarget = { app: App | string; db: Database; key: string };
 
 const SYNTHETIC = /synthetic/i;
 
@@ -18,15 +18,17 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
     let app: App | string;
     let db: Database;
     let f: Fixtures;
+    let key: string;
+    const get = (path: string): request.Test => request(app).get(path).set('Authorization', `Bearer ${key}`);
 
     beforeAll(async () => {
-      ({ app, db } = await target());
+      ({ app, db, key } = await target());
       f = await loadFixtures(db);
     });
 
     describe('GET /api/health', () => {
       it('answers without a key and reports the database and the graph healthy', async () => {
-        const res = await request(app).get('/api/health').expect(200);
+        const res = await get('/api/health').expect(200);
         expect(res.body).toMatchObject({
           status: 'healthy',
           checks: { database: { status: 'healthy' }, graph: { status: 'healthy' } },
@@ -38,8 +40,7 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
 
     describe('GET /api/cadastre/lookup', () => {
       it('returns the parcel under a point as the spec envelope, credited in body and headers', async () => {
-        const res = await request(app)
-          .get('/api/cadastre/lookup')
+        const res = await get('/api/cadastre/lookup')
           .query({ lat: String(f.vicParcel.lat), lng: String(f.vicParcel.lng) })
           .expect(200);
         expect(Object.keys(res.body).sort()).toEqual([
@@ -65,39 +66,31 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
       });
 
       it('accepts numbers with whitespace and a lower-case state', async () => {
-        const res = await request(app)
-          .get('/api/cadastre/lookup')
+        const res = await get('/api/cadastre/lookup')
           .query({ lat: ` ${f.nswParcel.lat} `, lng: String(f.nswParcel.lng), state: 'nsw' })
           .expect(200);
         expect(res.body.data.properties.parcel_pfi).toBe(f.nswParcel.parcel_pfi);
       });
 
       it('looks a parcel up by pfi, bypassing lat and lng', async () => {
-        const res = await request(app)
-          .get('/api/cadastre/lookup')
-          .query({ pfi: f.qldParcel.parcel_pfi, state: 'QLD' })
-          .expect(200);
+        const res = await get('/api/cadastre/lookup').query({ pfi: f.qldParcel.parcel_pfi, state: 'QLD' }).expect(200);
         expect(res.body.data.properties.parcel_pfi).toBe(f.qldParcel.parcel_pfi);
         expect(res.body.source).toMatch(/^mirror:qld\/cadastre@/);
       });
 
       it('answers 404 with a hint for a point on no parcel, and for a state the point is not in', async () => {
-        const road = await request(app).get('/api/cadastre/lookup').query(f.roadReserve).expect(404);
+        const road = await get('/api/cadastre/lookup').query(f.roadReserve).expect(404);
         expect(road.body).toMatchObject({
           success: false,
           data: null,
           error: expect.stringMatching(/No parcel found/),
         });
         expect(road.body.hint).toMatch(/road reserve/);
-        const wrongState = await request(app)
-          .get('/api/cadastre/lookup')
+        const wrongState = await get('/api/cadastre/lookup')
           .query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng, state: 'NSW' })
           .expect(404);
         expect(wrongState.body.hint).toMatch(/state=/);
-        const unknownPfi = await request(app)
-          .get('/api/cadastre/lookup')
-          .query({ pfi: '999999999999', state: 'VIC' })
-          .expect(404);
+        const unknownPfi = await get('/api/cadastre/lookup').query({ pfi: '999999999999', state: 'VIC' }).expect(404);
         expect(unknownPfi.body.error).toBe('No parcel with PFI 999999999999 in VIC.');
       });
     });
@@ -105,8 +98,7 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
     describe('GET /api/cadastre/bbox', () => {
       it('returns every parcel that truly intersects the window, whole and unclipped', async () => {
         const w = f.smallWindow;
-        const res = await request(app)
-          .get('/api/cadastre/bbox')
+        const res = await get('/api/cadastre/bbox')
           .query({ bbox: [w.west, w.south, w.east, w.north].join(',') })
           .expect(200);
         expect(res.body).toMatchObject({ type: 'FeatureCollection', success: true, error: null });
@@ -133,8 +125,7 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
 
       it('answers an empty window with a 200 empty collection and a hint', async () => {
         const { lat, lng } = f.outsideCoverage;
-        const res = await request(app)
-          .get('/api/cadastre/bbox')
+        const res = await get('/api/cadastre/bbox')
           .query({ bbox: `${lng},${lat},${lng + 0.01},${lat + 0.01}` })
           .expect(200);
         expect(res.body).toMatchObject({ type: 'FeatureCollection', features: [], success: true });
@@ -144,8 +135,7 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
 
       it('refuses a window holding more than 1000 parcels instead of truncating it', async () => {
         const w = f.crowdedWindow;
-        const res = await request(app)
-          .get('/api/cadastre/bbox')
+        const res = await get('/api/cadastre/bbox')
           .query({ bbox: [w.west, w.south, w.east, w.north].join(',') })
           .expect(400);
         expect(res.body).toMatchObject({ type: 'FeatureCollection', features: [], success: false });
@@ -156,10 +146,7 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
 
     describe('GET /v1/property/graph', () => {
       it('fans out to every layer for a point, each with its status and credit', async () => {
-        const res = await request(app)
-          .get('/v1/property/graph')
-          .query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng })
-          .expect(200);
+        const res = await get('/v1/property/graph').query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng }).expect(200);
         expect(res.body.success).toBe(true);
         expect(res.body.property).toMatchObject({ parcel_pfi: f.vicParcel.parcel_pfi, state: 'VIC' });
         expect(res.body.property.gnaf_pid).toMatch(/^GAVIC/);
@@ -173,18 +160,14 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
       });
 
       it('resolves the same property by gnaf_pid and by pfi + state', async () => {
-        const byGnaf = await request(app)
-          .get('/v1/property/graph')
-          .query({ gnaf_pid: f.qldParcel.gnaf_pid })
-          .expect(200);
+        const byGnaf = await get('/v1/property/graph').query({ gnaf_pid: f.qldParcel.gnaf_pid }).expect(200);
         expect(byGnaf.body.property).toMatchObject({
           gnaf_pid: f.qldParcel.gnaf_pid,
           parcel_pfi: f.qldParcel.parcel_pfi,
           state: 'QLD',
         });
         expect(byGnaf.body.property.address).toBe(f.qldParcel.address);
-        const byParcel = await request(app)
-          .get('/v1/property/graph')
+        const byParcel = await get('/v1/property/graph')
           .query({ pfi: f.qldParcel.parcel_pfi, state: 'QLD' })
           .expect(200);
         expect(byParcel.body.property.parcel_pfi).toBe(f.qldParcel.parcel_pfi);
@@ -194,23 +177,23 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
 
       it('reports not_covered for planning where the planning mirror does not reach', async () => {
         const p = f.planningNotCovered;
-        const res = await request(app).get('/v1/property/graph').query({ lat: p.lat, lng: p.lng }).expect(200);
+        const res = await get('/v1/property/graph').query({ lat: p.lat, lng: p.lng }).expect(200);
         expect(res.body.layers.cadastre.status).toBe('ok');
         expect(res.body.layers.planning).toMatchObject({ status: 'not_covered', data: null });
       });
 
       it('reports no_data for the cadastre on a road reserve and not_covered far from the sandbox', async () => {
-        const road = await request(app).get('/v1/property/graph').query(f.roadReserve).expect(200);
+        const road = await get('/v1/property/graph').query(f.roadReserve).expect(200);
         expect(road.body.layers.cadastre.status).toBe('no_data');
         expect(road.body.property.parcel_pfi).toBeNull();
-        const far = await request(app).get('/v1/property/graph').query(f.outsideCoverage).expect(200);
+        const far = await get('/v1/property/graph').query(f.outsideCoverage).expect(200);
         expect(far.body.layers.cadastre.status).toBe('not_covered');
         expect(far.body.layers.planning.status).toBe('not_covered');
         expect(far.headers['x-service-attribution']).toBeUndefined();
       });
 
       it('answers 404 for an identifier that does not exist', async () => {
-        const res = await request(app).get('/v1/property/graph').query({ gnaf_pid: 'GAVIC000000000' }).expect(404);
+        const res = await get('/v1/property/graph').query({ gnaf_pid: 'GAVIC000000000' }).expect(404);
         expect(res.body).toEqual({
           success: false,
           error: 'No property with gnaf_pid GAVIC000000000.',
@@ -223,6 +206,7 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
       it('serves the composed graph with the same data as the REST facade', async () => {
         const res = await request(app)
           .post('/graphql')
+          .set('Authorization', `Bearer ${key}`)
           .send({
             query:
               'query($pid: ID!) { propertyByGnafPid(gnaf_pid: $pid) { parcel_pfi cadastre { status } planning { status } } }',

@@ -73,7 +73,7 @@ async function preparePostgres(baseUrl: string, tier: string, seed: number): Pro
       await db.close();
     }
   }
-  const name = `landgraph_test_${tier}`;
+  const name = `landgraph_test_${tier}_${process.pid}`;
   await withAdmin(baseUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
@@ -98,21 +98,34 @@ async function preparePglite(tier: string, seed: number): Promise<string> {
     }
     writeFileSync(join(template, 'ready'), new Date().toISOString());
   }
-  const copy = join(CACHE_DIR, `run-${tier}`);
+  const copy = join(CACHE_DIR, `run-${tier}-${process.pid}`);
   rmSync(copy, { recursive: true, force: true });
   cpSync(template, copy, { recursive: true });
   rmSync(join(copy, 'ready'), { force: true });
   return copy;
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+/**
+ * Each run gets databases of its own (named by tier and process), so two runs side by side
+ * never share one, and removes them when it ends.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   setLogLevel('warn');
   const config = loadConfig();
   const tier = project.name;
-  if (config.databaseUrl) {
-    const url = await preparePostgres(config.databaseUrl, tier, config.sandboxSeed);
-    project.provide('testDatabase', { databaseUrl: url, dataDir: join(CACHE_DIR, `run-${tier}`) });
-  } else {
-    project.provide('testDatabase', { dataDir: await preparePglite(tier, config.sandboxSeed) });
+  const baseUrl = config.databaseUrl;
+  if (baseUrl) {
+    const url = await preparePostgres(baseUrl, tier, config.sandboxSeed);
+    const dataDir = join(CACHE_DIR, `run-${tier}-${process.pid}`);
+    project.provide('testDatabase', { databaseUrl: url, dataDir });
+    return async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      await withAdmin(baseUrl, (c) =>
+        c.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`),
+      );
+    };
   }
+  const dataDir = await preparePglite(tier, config.sandboxSeed);
+  project.provide('testDatabase', { dataDir });
+  return async () => rmSync(dataDir, { recursive: true, force: true });
 }

@@ -3,10 +3,30 @@ import type { Config } from '../../core/config.ts';
 import { loadConfig } from '../../core/config.ts';
 import { setLogLevel } from '../../core/logger.ts';
 import type { Runtime } from '../../gateway/runtime.ts';
+import { ALL_SCOPES } from '../../core/scopes.ts';
+import type { CreateKeyInput } from '../../platform/keys.ts';
 import { startRuntime } from '../../gateway/runtime.ts';
 import { createApp } from '../../rest-facade/app.ts';
 
-export type TestRuntime = { runtime: Runtime; app: ReturnType<typeof createApp>; config: Config };
+export type TestRuntime = {
+  runtime: Runtime;
+  app: ReturnType<typeof createApp>;
+  config: Config;
+  /** A test key holding every scope, with a rate limit high enough for the whole suite. */
+  key: string;
+};
+
+/** A fresh key for a test; every test that needs particular scopes or limits makes its own. */
+export async function createTestKey(runtime: Runtime, overrides: Partial<CreateKeyInput> = {}): Promise<string> {
+  const { secret } = await runtime.keys.create({
+    name: `test-${Date.now()}`,
+    kind: 'test',
+    scopes: [...ALL_SCOPES],
+    rateLimitPerMinute: 100_000,
+    ...overrides,
+  });
+  return secret;
+}
 
 let shared: Promise<TestRuntime> | undefined;
 
@@ -31,7 +51,7 @@ export function testRuntime(): Promise<TestRuntime> {
   shared ??= (async () => {
     const config = testConfig();
     const runtime = await startRuntime(config, { prepare: false });
-    return { runtime, app: createApp(runtime), config };
+    return { runtime, app: createApp(runtime), config, key: await createTestKey(runtime) };
   })();
   return shared;
 }

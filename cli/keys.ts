@@ -1,0 +1,140 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../core/config.ts';
+import { openDatabase } from '../core/db.ts';
+import { AppError } from '../core/errors.ts';
+import { migrate } from '../core/migrate.ts';
+import { KeyStore } from '../platform/keys.ts';
+import { UsageMeter, monthOf } from '../platform/usage.ts';
+
+export const KEYS_USAGE = `Usage: landgraph keys <command>
+
+  create --name N --kind live|test --scopes a,b,c [--rate-limit 60] [--quota N] [--daily-cap N]
+         [--capabilities bulk_export] [--account ACCOUNT]
+                      create a key and print it once, as JSON (only its hash is kept)
+  list                every key, without secrets
+  show ID             one key
+  rotate ID           a new secret for the key (printed once); the old one stops working at once
+  suspend ID          refuse the key with 403 until resumed
+  resume ID           lift a suspension
+  revoke ID           refuse the key for good
+  usage ID [--month YYYY-MM]
+                      metered calls of the key in a month, by route group
+`;
+
+function wholeNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new AppError('BAD_REQUEST', `--${name} must be a positive whole number, got '${value}'.`);
+  return n;
+}
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** The key administration commands; they work while the server runs (embedded: over its socket). */
+export async function runKeysCommand(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      kind: { type: 'string' },
+      scopes: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      quota: { type: 'string' },
+      'daily-cap': { type: 'string' },
+      capabilities: { type: 'string' },
+      account: { type: 'string' },
+      month: { type: 'string' },
+    },
+  });
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(KEYS_USAGE);
+    return command ? 0 : 2;
+  }
+  const id = positionals[0];
+  const db = await openDatabase(loadConfig());
+  try {
+    await migrate(db);
+    const keys = new KeyStore(db);
+    const needId = () => {
+      if (!id) throw new AppError('BAD_REQUEST', `keys ${command} needs a key id (see \`landgraph keys list\`).`);
+      return id;
+    };
+    switch (command) {
+      case 'create': {
+        if (values.kind !== 'live' && values.kind !== 'test')
+          throw new AppError('BAD_REQUEST', '--kind must be live or test.');
+        const created = await keys.create({
+          name: values.name ?? '',
+          kind: values.kind,
+          scopes: list(values.scopes),
+          capabilities: list(values.capabilities),
+          rateLimitPerMinute: wholeNumber('rate-limit', values['rate-limit']),
+          monthlyQuota: wholeNumber('quota', values.quota),
+          dailyCap: wholeNumber('daily-cap', values['daily-cap']),
+          account: values.account,
+        });
+        print({ ...created.key, secret: created.secret, note: 'The secret is shown once; only its hash is stored.' });
+        return 0;
+      }
+      case 'list':
+        print(await keys.list());
+        return 0;
+      case 'show':
+        print(await keys.show(needId()));
+        return 0;
+      case 'rotate': {
+        const rotated = await keys.rotate(needId());
+        print({ ...rotated.key, secret: rotated.secret, note: 'The previous secret no longer works.' });
+        return 0;
+      }
+      case 'suspend':
+        print(await keys.suspend(needId()));
+        return 0;
+      case 'resume':
+        print(await keys.resume(needId()));
+        return 0;
+      case 'revoke':
+        print(await keys.revoke(needId()));
+        return 0;
+      case 'usage': {
+        const key = await keys.show(needId());
+        const month = values.month ?? monthOf(new Date());
+        if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month))
+          throw new AppError('BAD_REQUEST', '--month must look like 2026-11.');
+        const meter = new UsageMeter(db);
+        const usage = await meter.usage(key.id, month);
+        await meter.close();
+        print({
+          key: key.id,
+          month,
+          usage,
+          total: usage.reduce((sum, line) => sum + line.calls, 0),
+          monthly_quota: key.monthlyQuota,
+          billing_review: key.billingReview,
+        });
+        return 0;
+      }
+    }
+    process.stderr.write(`Unknown keys command: ${command}\n\n${KEYS_USAGE}`);
+    return 2;
+  } catch (error) {
+    if (error instanceof AppError) {
+      process.stderr.write(`${error.message}${error.hint ? ` ${error.hint}` : ''}\n`);
+      return error.status === 404 ? 1 : 2;
+    }
+    throw error;
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,225 @@
+import type { Database } from '../core/db.ts';
+import { AppError } from '../core/errors.ts';
+import type { Capability, Scope } from '../core/scopes.ts';
+import { isCapability, isScope } from '../core/scopes.ts';
+import type { ApiKey } from '../generated/prisma/client.ts';
+import type { KeyKind } from './secrets.ts';
+import { hashSecret, looksLikeSecret, newId, newSecret, sameHash, secretPrefix } from './secrets.ts';
+
+/** The API terms a key is bound to; a rotated key takes the current ones (spec 5.4). */
+export const CURRENT_TERMS_VERSION = '2026-11';
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
+const DEFAULT_ACCOUNT = 'default';
+
+export type KeyStatus = 'active' | 'suspended' | 'revoked';
+
+/** A key as the platform uses it on every request: never its secret, never its hash. */
+export type AuthenticatedKey = {
+  id: string;
+  accountId: string;
+  name: string;
+  kind: KeyKind;
+  scopes: readonly string[];
+  capabilities: readonly string[];
+  rateLimitPerMinute: number;
+  monthlyQuota: number | null;
+  dailyCap: number | null;
+  status: KeyStatus;
+};
+
+/** A key as administrators see it (the CLI's JSON). */
+export type KeyView = AuthenticatedKey & {
+  secretPrefix: string;
+  embedAllowList: string[];
+  auditRetentionDays: number;
+  termsVersion: string;
+  billingReview: boolean;
+  createdAt: string;
+  rotatedAt: string | null;
+  revokedAt: string | null;
+};
+
+export type CreateKeyInput = {
+  name: string;
+  kind: KeyKind;
+  scopes: string[];
+  capabilities?: string[];
+  rateLimitPerMinute?: number;
+  monthlyQuota?: number | null;
+  dailyCap?: number | null;
+  embedAllowList?: string[];
+  auditRetentionDays?: number;
+  account?: string;
+};
+
+function toAuthenticated(row: ApiKey): AuthenticatedKey {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    name: row.name,
+    kind: row.kind as KeyKind,
+    scopes: row.scopes,
+    capabilities: row.capabilities,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+    monthlyQuota: row.monthlyQuota,
+    dailyCap: row.dailyCap,
+    status: row.status as KeyStatus,
+  };
+}
+
+export function toView(row: ApiKey): KeyView {
+  return {
+    ...toAuthenticated(row),
+    secretPrefix: row.secretPrefix,
+    embedAllowList: row.embedAllowList,
+    auditRetentionDays: row.auditRetentionDays,
+    termsVersion: row.termsVersion,
+    billingReview: row.billingReview,
+    createdAt: row.createdAt.toISOString(),
+    rotatedAt: row.rotatedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+function validScopes(scopes: string[]): Scope[] {
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0)
+    throw new AppError(
+      'BAD_REQUEST',
+      `Unknown scope: ${unknown.join(', ')}.`,
+      'See the scope table in the API reference.',
+    );
+  if (scopes.length === 0) throw new AppError('BAD_REQUEST', 'A key needs at least one scope.');
+  return [...new Set(scopes)] as Scope[];
+}
+
+function validCapabilities(capabilities: string[]): Capability[] {
+  const unknown = capabilities.filter((c) => !isCapability(c));
+  if (unknown.length > 0) throw new AppError('BAD_REQUEST', `Unknown capability: ${unknown.join(', ')}.`);
+  return [...new Set(capabilities)] as Capability[];
+}
+
+function positive(name: string, value: number | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  if (!Number.isInteger(value) || value <= 0)
+    throw new AppError('BAD_REQUEST', `${name} must be a positive whole number.`);
+  return value;
+}
+
+/**
+ * API keys: creation (the secret is returned once and only its SHA-256 is stored), lookup by
+ * hash on every request, rotation, suspension and revocation, each written to the audit log.
+ */
+export class KeyStore {
+  constructor(private readonly db: Database) {}
+
+  async create(input: CreateKeyInput): Promise<{ key: KeyView; secret: string }> {
+    const name = input.name.trim();
+    if (!name) throw new AppError('BAD_REQUEST', 'A key needs a name.');
+    const scopes = validScopes(input.scopes);
+    const capabilities = validCapabilities(input.capabilities ?? []);
+    const secret = newSecret(input.kind);
+    const accountId = input.account?.trim() || DEFAULT_ACCOUNT;
+    const prisma = this.db.prisma;
+    const row = await prisma.$transaction(async (tx) => {
+      await tx.account.upsert({ where: { id: accountId }, update: {}, create: { id: accountId, name: accountId } });
+      const created = await tx.apiKey.create({
+        data: {
+          id: newId('key'),
+          accountId,
+          name,
+          kind: input.kind,
+          secretPrefix: secretPrefix(secret),
+          secretHash: hashSecret(secret),
+          scopes,
+          capabilities,
+          rateLimitPerMinute: positive('rate limit', input.rateLimitPerMinute) ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+          monthlyQuota: positive('monthly quota', input.monthlyQuota),
+          dailyCap: positive('daily cap', input.dailyCap),
+          embedAllowList: input.embedAllowList ?? [],
+          auditRetentionDays: positive('audit retention', input.auditRetentionDays) ?? 90,
+          termsVersion: CURRENT_TERMS_VERSION,
+        },
+      });
+      await tx.auditLog.create({
+        data: { keyId: created.id, action: 'key.created', detail: { kind: input.kind, scopes } },
+      });
+      return created;
+    });
+    return { key: toView(row), secret };
+  }
+
+  /** The key for a presented secret, or null: unknown, malformed and revoked secrets look alike. */
+  async authenticate(secret: string): Promise<AuthenticatedKey | null> {
+    if (!looksLikeSecret(secret)) return null;
+    const hash = hashSecret(secret);
+    const row = await this.db.prisma.apiKey.findUnique({ where: { secretHash: hash } });
+    if (!row || !sameHash(row.secretHash, hash) || row.status === 'revoked') return null;
+    return toAuthenticated(row);
+  }
+
+  async list(): Promise<KeyView[]> {
+    return (await this.db.prisma.apiKey.findMany({ orderBy: { createdAt: 'asc' } })).map(toView);
+  }
+
+  async show(id: string): Promise<KeyView> {
+    return toView(await this.find(id));
+  }
+
+  /**
+   * A new secret for the same key: scopes, limits, quota, allow-list, retention and webhook
+   * subscriptions stay on the key, the old secret stops working at once, and the key moves
+   * to the current API terms.
+   */
+  async rotate(id: string): Promise<{ key: KeyView; secret: string }> {
+    const existing = await this.find(id);
+    if (existing.status === 'revoked') throw new AppError('BAD_REQUEST', `Key ${id} is revoked and cannot be rotated.`);
+    const secret = newSecret(existing.kind as KeyKind);
+    const row = await this.db.prisma.$transaction(async (tx) => {
+      const updated = await tx.apiKey.update({
+        where: { id },
+        data: {
+          secretHash: hashSecret(secret),
+          secretPrefix: secretPrefix(secret),
+          rotatedAt: new Date(),
+          termsVersion: CURRENT_TERMS_VERSION,
+        },
+      });
+      await tx.auditLog.create({ data: { keyId: id, action: 'key.rotated', detail: {} } });
+      return updated;
+    });
+    return { key: toView(row), secret };
+  }
+
+  revoke(id: string): Promise<KeyView> {
+    return this.setStatus(id, 'revoked', 'key.revoked');
+  }
+
+  suspend(id: string): Promise<KeyView> {
+    return this.setStatus(id, 'suspended', 'key.suspended');
+  }
+
+  resume(id: string): Promise<KeyView> {
+    return this.setStatus(id, 'active', 'key.resumed');
+  }
+
+  private async setStatus(id: string, status: KeyStatus, action: string): Promise<KeyView> {
+    const existing = await this.find(id);
+    if (existing.status === 'revoked') throw new AppError('BAD_REQUEST', `Key ${id} is revoked; revocation is final.`);
+    const row = await this.db.prisma.$transaction(async (tx) => {
+      const updated = await tx.apiKey.update({
+        where: { id },
+        data: { status, ...(status === 'revoked' ? { revokedAt: new Date() } : {}) },
+      });
+      await tx.auditLog.create({ data: { keyId: id, action, detail: {} } });
+      return updated;
+    });
+    return toView(row);
+  }
+
+  private async find(id: string): Promise<ApiKey> {
+    const row = await this.db.prisma.apiKey.findUnique({ where: { id } });
+    if (!row) throw new AppError('NOT_FOUND', `No key with id ${id}.`, 'List keys with `landgraph keys list`.');
+    return row;
+  }
+}

@@ -1,0 +1,108 @@
+import type { Database } from '../core/db.ts';
+import { logger } from '../core/logger.ts';
+
+const FLUSH_INTERVAL_MS = 5_000;
+
+export function monthOf(date: Date): string {
+  return date.toISOString().slice(0, 7);
+}
+
+export type UsageLine = { route_group: string; calls: number };
+
+type PendingKey = `${string}|${string}|${string}`;
+
+/**
+ * Metered calls per key, month and route group. Requests only bump an in-memory counter;
+ * a timer adds the counts to Postgres in one upsert every few seconds (and at shutdown), so
+ * no request waits on a database write. After each flush, keys over their contracted monthly
+ * volume are flagged for a billing review (never refused: spec §8).
+ */
+export class UsageMeter {
+  private pending = new Map<PendingKey, number>();
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: Database) {
+    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  record(keyId: string, routeGroup: string, at = new Date()): void {
+    const key: PendingKey = `${keyId}|${monthOf(at)}|${routeGroup}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+  }
+
+  /** Writes what is pending; flushes never overlap, and a failed one keeps its counts for the next. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  async usage(keyId: string, month: string): Promise<UsageLine[]> {
+    const rows = await this.db.query<{ route_group: string; calls: string }>(
+      'SELECT route_group, calls::text AS calls FROM platform.usage_monthly WHERE key_id = $1 AND month = $2',
+      [keyId, month],
+    );
+    const totals = new Map(rows.map((r) => [r.route_group, Number(r.calls)]));
+    for (const [key, calls] of this.pending) {
+      const [pendingKey, pendingMonth, group] = key.split('|') as [string, string, string];
+      if (pendingKey === keyId && pendingMonth === month) totals.set(group, (totals.get(group) ?? 0) + calls);
+    }
+    return [...totals]
+      .map(([route_group, calls]) => ({ route_group, calls }))
+      .sort((a, b) => a.route_group.localeCompare(b.route_group));
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    const keys: string[] = [];
+    const months: string[] = [];
+    const groups: string[] = [];
+    const calls: number[] = [];
+    for (const [key, count] of batch) {
+      const [keyId, month, group] = key.split('|') as [string, string, string];
+      keys.push(keyId);
+      months.push(month);
+      groups.push(group);
+      calls.push(count);
+    }
+    try {
+      await this.db.query(
+        `INSERT INTO platform.usage_monthly (key_id, month, route_group, calls)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+         ON CONFLICT (key_id, month, route_group) DO UPDATE SET calls = usage_monthly.calls + EXCLUDED.calls`,
+        [keys, months, groups, calls],
+      );
+      await this.flagOverQuota([...new Set(keys)], [...new Set(months)]);
+    } catch (error) {
+      for (const [key, count] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + count);
+      logger.error('usage flush failed; counts kept for the next flush', { error: (error as Error).message });
+    }
+  }
+
+  private async flagOverQuota(keyIds: string[], months: string[]): Promise<void> {
+    const flagged = await this.db.query<{ id: string }>(
+      `UPDATE platform.api_key k SET billing_review = true
+       WHERE k.id = ANY($1::text[]) AND NOT k.billing_review AND k.monthly_quota IS NOT NULL
+         AND EXISTS (SELECT 1 FROM platform.usage_monthly u
+                     WHERE u.key_id = k.id AND u.month = ANY($2::text[])
+                     GROUP BY u.month HAVING sum(u.calls) > k.monthly_quota)
+       RETURNING k.id`,
+      [keyIds, months],
+    );
+    for (const { id } of flagged) {
+      await this.db.query(
+        `INSERT INTO platform.audit_log (key_id, action, detail) VALUES ($1, 'key.billing_review', '{"reason":"monthly quota exceeded"}')`,
+        [id],
+      );
+      logger.warn('key over its monthly quota: flagged for billing review', { keyId: id });
+    }
+  }
+}
