@@ -89,6 +89,19 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
 function graphqlAccess(runtime: Runtime): RequestHandler {
   return async (req, res, next) => {
     const id = requestId(req, res);
+    if (!['GET', 'POST', 'HEAD'].includes(req.method)) {
+      res.setHeader('Allow', 'GET, POST');
+      sendError(
+        res,
+        'plain',
+        new AppError(
+          'METHOD_NOT_ALLOWED',
+          `${req.method} is not allowed on /graphql.`,
+          'Use POST (or GET for queries).',
+        ),
+      );
+      return;
+    }
     if (req.method === 'GET' && req.accepts(['text/html', 'application/json']) === 'text/html' && !req.query.query) {
       res.locals.scope = { dataset: 'sandbox', requestId: id, scopes: [] };
       next();

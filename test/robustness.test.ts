@@ -1,0 +1,86 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../rest-facade/routes/index.ts';
+import type { TestRuntime } from './support/runtime.ts';
+import { testRuntime } from './support/runtime.ts';
+
+let t: TestRuntime;
+
+beforeAll(async () => {
+  t = await testRuntime();
+});
+
+/** Every answer that is not a success is JSON in the spec's error shape: no HTML page, no stack trace. */
+function expectErrorShape(res: request.Response, status: number): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(res.body.success).toBe(false);
+  expect(typeof res.body.error).toBe('string');
+  expect(res.text).not.toMatch(/<html|<pre>|\bat [\w.<>]+ \(|node_modules/i);
+}
+
+const paths = [...new Set(ROUTES.map((r) => r.path)), '/graphql'];
+
+describe.each(paths)('%s under hostile requests', (path) => {
+  const keyed = () => ({ Authorization: `Bearer ${t.key}` });
+
+  it.each(['put', 'delete', 'patch'] as const)('answers %s with a JSON 405 or 404', async (method) => {
+    const res = await request(t.app)[method](path).set(keyed()).send({});
+    expect([404, 405]).toContain(res.status);
+    expectErrorShape(res, res.status);
+  });
+
+  it('answers a malformed JSON body with a JSON 400', async () => {
+    const res = await request(t.app)
+      .post(path)
+      .set(keyed())
+      .set('Content-Type', 'application/json')
+      .send('{"lat": -36.7,');
+    expectErrorShape(res, 400);
+  });
+
+  it('answers an oversized body with a JSON 413', async () => {
+    const res = await request(t.app)
+      .post(path)
+      .set(keyed())
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ blob: 'x'.repeat(1_100_000) }));
+    expectErrorShape(res, 413);
+  });
+
+  it('answers garbage credentials with a JSON 401 (or serves an open route)', async () => {
+    const route = ROUTES.find((r) => r.path === path);
+    for (const header of ['Bearer \u00ff\u00fe', `Bearer ${'k'.repeat(5000)}`, 'Token abc', 'Bearer landgraph_live_']) {
+      const res = await request(t.app).get(path).set('Authorization', header).set('Accept', 'application/json');
+      if (route?.access === 'open') expect(res.status).toBe(200);
+      else expectErrorShape(res, 401);
+    }
+  });
+
+  it('still answers JSON when the client asks for something else', async () => {
+    const res = await request(t.app)
+      .get(path)
+      .set(keyed())
+      .set('Accept', 'image/png')
+      .set('X-Request-Id', 'x'.repeat(500));
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers['x-request-id']).not.toBe('x'.repeat(500));
+    if (path !== '/changelog' && path !== '/graphql') expect(res.headers['content-type']).toMatch(/^application\/json/);
+  });
+});
+
+describe('unknown routes', () => {
+  it.each([
+    '/',
+    '/api',
+    '/api/cadastre',
+    '/v1/property/graph/extra',
+    '/v2/property/graph',
+    '/%E0%A4%A',
+    '/api/../etc/passwd',
+  ])('answers %s with a JSON 404', async (path) => {
+    const res = await request(t.app).get(path).set('Authorization', `Bearer ${t.key}`);
+    expect([400, 404]).toContain(res.status);
+    expectErrorShape(res, res.status);
+  });
+});
