@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { hasScope } from '../core/context.ts';
 import type { Dataset, RequestScope } from '../core/context.ts';
 import { AppError } from '../core/errors.ts';
+import { logger } from '../core/logger.ts';
 import { rateLimitHeaders } from '../core/rate-limit.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';

@@ -1,14 +1,19 @@
-import type { ChildProcess } from 'node:child_process';
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Redis } from 'ioredis';
 import { logger } from '../core/logger.ts';
 import type { RateDecision, RateLimiter } from '../core/rate-limit.ts';
 import { RATE_LIMIT_KEY_PREFIX, openRateLimiter } from '../core/rate-limit.ts';
+import {
+  HAS_REDIS_SERVER,
+  NO_REDIS_SERVER,
+  RedisServer,
+  freePort,
+  inspect,
+  sleep,
+  waitFor,
+} from './support/redis-server.ts';
 
 /*
  * A real redis-server, killed with SIGKILL mid-traffic and started again on the same port:
@@ -16,94 +21,9 @@ import { RATE_LIMIT_KEY_PREFIX, openRateLimiter } from '../core/rate-limit.ts';
  * go back to Redis once it is up, without a restart of the application.
  */
 
-const HAS_REDIS_SERVER = !spawnSync('redis-server', ['--version']).error;
-const NO_REDIS_SERVER = 'redis-server is not on PATH';
 const RUN = `rl-outage:${process.pid}:${Date.now()}`;
 // Refills faster than the traffic below spends, so every steady call is allowed on either backend.
 const policy = { capacity: 1000, refillPerSecond: 1000 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP port assigned');
-  return address.port;
-}
-
-/** A client that gives up at once, for looking at what the limiter stored. */
-async function inspect<T>(port: number, look: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({
-    host: '127.0.0.1',
-    port,
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return await look(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-async function waitFor(what: string, condition: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-class RedisServer {
-  private child: ChildProcess | undefined;
-
-  constructor(
-    readonly port: number,
-    private readonly dir: string,
-  ) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir],
-      { stdio: 'ignore' },
-    );
-    this.child = child;
-    await waitFor(`redis-server on port ${this.port}`, async () => {
-      if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-      return inspect(this.port, async (redis) => (await redis.ping()) === 'PONG').catch(() => false);
-    });
-  }
-
-  /** SIGSTOP: the socket stays open but nothing answers, as with a wedged or swapping Redis. */
-  freeze(): void {
-    this.child?.kill('SIGSTOP');
-  }
-
-  thaw(): void {
-    this.child?.kill('SIGCONT');
-  }
-
-  /** SIGKILL, as a crashed or OOM-killed Redis would go: no goodbye on open connections. */
-  async kill(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
 
 /** Calls the limiter without pause, recording every outcome, until stopped. */
 class Traffic {
