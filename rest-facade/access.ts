@@ -72,11 +72,14 @@ export async function enforceLimits(
   }
   if (key.dailyCap !== null && metered) {
     const now = new Date();
-    const used = await runtime.cache.increment(
-      `landgraph:daily:${key.id}:${now.toISOString().slice(0, 10)}`,
-      1,
-      26 * 3600,
-    );
+    // The cap is a courtesy limit on a free key: while the cache is unreachable it lets calls
+    // through (the token bucket still applies) rather than failing every request.
+    const used = await runtime.cache
+      .increment(`landgraph:daily:${key.id}:${now.toISOString().slice(0, 10)}`, 1, 26 * 3600)
+      .catch((error: unknown) => {
+        logger.warn('daily cap not counted: cache unavailable', { error: (error as Error).message });
+        return 0;
+      });
     if (used > key.dailyCap) {
       res.setHeader('Retry-After', String(secondsUntilNextUtcDay(now)));
       throw new AppError(
