@@ -11,11 +11,13 @@ import { authenticate, enforceLimits, requireScope, scopeOfKey } from './access.
 import { errorHandler, sendError, toAppError } from './errors.ts';
 import type { Credit, RouteDefinition } from './route.ts';
 import { routeGroup, routeScope } from './route.ts';
+import { openApiRouter } from './openapi.ts';
 import { ROUTES } from './routes/index.ts';
 import { deprecationHeaders } from './versioning.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const BODY_LIMIT = '1mb';
+export const API_VERSION = '1.0.0';
 
 /** Header values must be Latin-1: anything else in a credit is spelled out in ASCII. */
 function headerSafe(value: string): string {
@@ -150,6 +152,7 @@ export function createApp(runtime: Runtime): express.Express {
       );
     });
   }
+  app.use(openApiRouter(ROUTES, { version: API_VERSION }));
   app.use((req, res) => {
     sendError(
       res,

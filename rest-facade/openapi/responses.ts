@@ -1,0 +1,292 @@
+import { AppError } from '../../core/errors.ts';
+import type { ErrorCode } from '../../core/errors.ts';
+import { requireScope } from '../access.ts';
+import { errorBody } from '../errors.ts';
+import type { ErrorStyle, RouteDefinition } from '../route.ts';
+import { routeScope } from '../route.ts';
+import type { RaisedError, RouteDoc } from './route-docs.ts';
+import type { HeaderObject, JsonValue, MediaTypeObject, ReferenceObject, ResponseObject } from './types.ts';
+import { headerRef, responseRef, schemaRef } from './types.ts';
+
+/** The headers the facade sends (spec 2.2, 8, 9.2; DESIGN.md §4). */
+export const HEADERS: Record<string, HeaderObject> = {
+  'X-Request-Id': {
+    description: 'Identifies the request in our logs: the caller’s own X-Request-Id when well-formed, else a new UUID.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'X-RateLimit-Limit': {
+    description:
+      'Size of the key’s token bucket (spec 8: 60 requests per minute by default). On every answer once the key is known.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the bucket after this one.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-RateLimit-Reset': {
+    description: 'Unix epoch seconds at which the bucket is full again.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'X-Service-Attribution': {
+    description: 'Credit line of the third-party data in the body (its attribution); present when the body has any.',
+    schema: { type: 'string' },
+  },
+  'X-Service-License': {
+    description: 'Licence of the third-party data in the body (its license); present when the body has any.',
+    schema: { type: 'string' },
+  },
+  'WWW-Authenticate': {
+    description: 'The authentication scheme to use: Bearer.',
+    required: true,
+    schema: { type: 'string', pattern: '^Bearer\\b' },
+  },
+  Allow: { description: 'The methods this path takes.', required: true, schema: { type: 'string' } },
+  Deprecation: {
+    description: 'When the route was deprecated, as @<epoch seconds> (RFC 9745).',
+    required: true,
+    schema: { type: 'string', pattern: '^@\\d+$' },
+  },
+  Sunset: {
+    description: 'When the route stops answering, as an HTTP date (RFC 8594).',
+    required: true,
+    schema: { type: 'string' },
+  },
+  Link: { description: 'The changelog entry: <…/changelog>; rel="deprecation".', schema: { type: 'string' } },
+};
+
+const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const DEPRECATION = ['Deprecation', 'Sunset', 'Link'];
+
+const ERROR_SCHEMA: Record<ErrorStyle, string> = {
+  envelope: 'EnvelopeError',
+  featureCollection: 'FeatureCollectionError',
+  plain: 'PlainError',
+};
+
+const toJson = (body: Record<string, unknown>): JsonValue => JSON.parse(JSON.stringify(body)) as JsonValue;
+
+/** An error body as the facade writes it, made by its own errorBody so the example cannot drift. */
+const exampleBody = (style: ErrorStyle, error: AppError): JsonValue => toJson(errorBody(style, error));
+
+const json = (schemaName: string, example?: JsonValue): Record<string, MediaTypeObject> => ({
+  'application/json':
+    example === undefined ? { schema: schemaRef(schemaName) } : { schema: schemaRef(schemaName), example },
+});
+
+/** Responses that are the same on every route: referenced, not repeated. */
+export function sharedResponses(): Record<string, ResponseObject> {
+  return {
+    Unauthorized: {
+      description: 'No API key, or one that is not valid: send Authorization: Bearer <API key>.',
+      headers: refs('WWW-Authenticate', 'X-Request-Id'),
+      content: {
+        'application/json': {
+          schema: schemaRef('Unauthorized'),
+          examples: {
+            missing: {
+              summary: 'No Authorization header',
+              value: exampleBody(
+                'plain',
+                new AppError('UNAUTHENTICATED', 'Missing API key', 'Send Authorization: Bearer <your API key>.'),
+              ),
+            },
+            invalid: {
+              summary: 'A key that is unknown, revoked or rotated away',
+              value: exampleBody(
+                'plain',
+                new AppError(
+                  'UNAUTHENTICATED',
+                  'Invalid API key',
+                  'Check the key was copied whole; a rotated or revoked key stops working at once.',
+                ),
+              ),
+            },
+          },
+        },
+      },
+    },
+    RateLimited: {
+      description: 'The key’s rate limit (or the demo key’s daily cap) is used up; retry after Retry-After seconds.',
+      headers: refs('Retry-After', ...RATE_LIMIT, 'X-Request-Id'),
+      content: json(
+        ERROR_SCHEMA.plain,
+        exampleBody(
+          'plain',
+          new AppError('RATE_LIMITED', 'Rate limit of 60 requests per minute exceeded.', 'Retry after 1 s.'),
+        ),
+      ),
+    },
+  };
+}
+
+function refs(...names: string[]): Record<string, ReferenceObject> {
+  return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
+}
+
+/** The words requireScope (access.ts) really answers with when a key lacks the scope. */
+function missingScopeError(scope: string): AppError {
+  try {
+    requireScope({ dataset: 'sandbox', requestId: 'openapi', scopes: [] }, scope);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+  }
+  return new AppError('FORBIDDEN', `Missing scope: ${scope}`);
+}
+
+/**
+ * The words of a real refusal, from the route's own schema: an empty query, or else the first
+ * parameter given twice (app.ts joins the issue messages the same way).
+ */
+function badInputMessage(route: RouteDefinition, parameterNames: string[]): string {
+  const attempts: Array<Record<string, unknown>> = [{}];
+  if (parameterNames[0]) attempts.push({ [parameterNames[0]]: ['1', '2'] });
+  for (const attempt of attempts) {
+    const parsed = route.query.safeParse(attempt);
+    if (!parsed.success) return parsed.error.issues.map((issue) => issue.message).join(' ');
+  }
+  return 'The request is not valid.';
+}
+
+/** The responses of one route, and the headers every answer of the route carries. */
+class RouteResponses {
+  readonly responses: Record<string, ResponseObject | ReferenceObject> = {};
+  private readonly keyed: boolean;
+
+  constructor(private readonly route: RouteDefinition) {
+    this.keyed = route.access !== 'open';
+  }
+
+  /** X-Request-Id, the deprecation headers and, once a key passed, the rate-limit headers. */
+  headers(afterKey: boolean, ...extra: string[]): Record<string, ReferenceObject> {
+    return refs(
+      'X-Request-Id',
+      ...(this.keyed && afterKey ? RATE_LIMIT : []),
+      ...(this.route.deprecated ? DEPRECATION : []),
+      ...extra,
+    );
+  }
+
+  error(status: string, description: string, code: ErrorCode, message: string, hint?: string): void {
+    this.responses[status] = {
+      description,
+      headers: this.headers(true),
+      content: json(
+        ERROR_SCHEMA[this.route.errorStyle],
+        exampleBody(this.route.errorStyle, new AppError(code, message, hint)),
+      ),
+    };
+  }
+
+  raised(status: '404' | '502' | '503', code: ErrorCode, error: RaisedError | undefined): void {
+    if (error) this.error(status, error.description, code, error.message, error.hint);
+  }
+}
+
+/**
+ * Every response a route can give, in the order app.ts can give them: its success body and other
+ * statuses, bad input, the key checks of keyed routes, its handler's errors, a wrong method, the
+ * rate limit and an internal failure.
+ */
+export function routeResponses(
+  route: RouteDefinition,
+  doc: RouteDoc | undefined,
+  methodsOfPath: string[],
+  parameterNames: string[],
+): Record<string, ResponseObject | ReferenceObject> {
+  const out = new RouteResponses(route);
+  const contentType = doc?.contentType ?? 'application/json';
+  out.responses['200'] = {
+    description: doc?.successDescription ?? 'Success.',
+    headers: out.headers(true, ...(doc?.credited ? ['X-Service-Attribution', 'X-Service-License'] : [])),
+    content: { [contentType]: { schema: doc?.success ?? { type: 'object' } } },
+  };
+  for (const [status, other] of Object.entries(doc?.alsoReturns ?? {})) {
+    out.responses[status] = {
+      description: other.description,
+      headers: out.headers(true),
+      content: { [contentType]: { schema: other.schema } },
+    };
+  }
+  if (parameterNames.length > 0 || route.method !== 'get') {
+    out.error(
+      '400',
+      'A parameter is missing, malformed or out of range; error says which and how to fix it.',
+      'BAD_REQUEST',
+      badInputMessage(route, parameterNames),
+      'See /openapi.json for the parameters of this route.',
+    );
+  }
+  const scope = routeScope(route);
+  if (route.access !== 'open') {
+    out.responses['401'] = responseRef('Unauthorized');
+    const suspended = exampleBody(
+      'plain',
+      new AppError('FORBIDDEN', 'API key suspended', 'Contact your account admin or support to reinstate it.'),
+    );
+    out.responses['403'] = {
+      description: scope ? `The key lacks scope ${scope}, or the key is suspended.` : 'The key is suspended.',
+      // Key checks answer in the plain shape whatever the route's style (app.ts sendAccessError);
+      // a missing scope is found after the rate limit is taken, so its answer has the limit headers.
+      headers: out.headers(true),
+      content: {
+        'application/json': {
+          schema: schemaRef(ERROR_SCHEMA.plain),
+          examples: {
+            ...(scope
+              ? {
+                  missingScope: {
+                    summary: 'The key lacks the scope',
+                    value: exampleBody('plain', missingScopeError(scope)),
+                  },
+                }
+              : {}),
+            suspended: { summary: 'The key is suspended', value: suspended },
+          },
+        },
+      },
+    };
+  }
+  out.raised('404', 'NOT_FOUND', doc?.raises?.[404]);
+  out.responses['405'] = {
+    description: 'Another method on this path; Allow lists the ones it takes.',
+    headers: refs('Allow'),
+    // app.ts answers a wrong method before the route runs, always in the plain shape.
+    content: json(
+      ERROR_SCHEMA.plain,
+      exampleBody(
+        'plain',
+        new AppError(
+          'METHOD_NOT_ALLOWED',
+          `${route.method === 'get' ? 'DELETE' : 'GET'} is not allowed on ${route.path}.`,
+          `Use ${methodsOfPath.join(' or ')}.`,
+        ),
+      ),
+    ),
+  };
+  if (route.method !== 'get') {
+    out.error(
+      '413',
+      'The request body is over 1 MB.',
+      'PAYLOAD_TOO_LARGE',
+      'The request body is too large.',
+      'Send a smaller body.',
+    );
+  }
+  if (route.access !== 'open') out.responses['429'] = responseRef('RateLimited');
+  out.error(
+    '500',
+    'The request could not be completed; quote X-Request-Id to support.',
+    'INTERNAL',
+    'The request could not be completed.',
+    'Retry later; if it persists, contact support with the X-Request-Id.',
+  );
+  out.raised('502', 'UPSTREAM_UNAVAILABLE', doc?.raises?.[502]);
+  out.raised('503', 'SERVICE_UNAVAILABLE', doc?.raises?.[503]);
+  return out.responses;
+}

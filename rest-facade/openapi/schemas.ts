@@ -1,0 +1,272 @@
+import { STATES } from '../../core/geo.ts';
+import { PROPERTY_LAYERS } from '../routes/property.ts';
+import type { SchemaObject } from './types.ts';
+import { schemaRef } from './types.ts';
+
+/**
+ * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
+ * themselves: each mirrors the mapping code in rest-facade/routes/*.ts (and the error shapes of
+ * rest-facade/errors.ts), and test/openapi.test.ts checks real responses against them.
+ */
+
+const nullable = (type: 'string' | 'number'): SchemaObject => ({ type: [type, 'null'] });
+const orNull = (schema: SchemaObject): SchemaObject => ({ anyOf: [schema, { type: 'null' }] });
+
+const position: SchemaObject = {
+  type: 'array',
+  description: 'A position: longitude, latitude in WGS84 decimal degrees.',
+  items: { type: 'number' },
+  minItems: 2,
+  maxItems: 3,
+};
+const nested = (depth: number): SchemaObject => (depth === 0 ? position : { type: 'array', items: nested(depth - 1) });
+
+const geometry = (type: string, depth: number): SchemaObject => ({
+  type: 'object',
+  properties: { type: { const: type }, coordinates: nested(depth) },
+  required: ['type', 'coordinates'],
+});
+
+const credit: Record<string, SchemaObject> = {
+  attribution: {
+    type: ['string', 'null'],
+    description: 'Credit line to reproduce wherever the data is shown (spec 2.2); also sent as X-Service-Attribution.',
+  },
+  license: {
+    type: ['string', 'null'],
+    description: 'Licence of the data, e.g. CC BY 4.0; also sent as X-Service-License.',
+  },
+};
+
+const planningControl: SchemaObject = {
+  type: 'object',
+  properties: {
+    code: { type: 'string', description: 'Full code with schedule, e.g. GRZ1, LSIO, HO123.' },
+    description: { type: 'string' },
+    scheme_code: { type: 'string', description: 'Family of the code, e.g. GRZ.' },
+    lga_code: nullable('string'),
+    lga_name: nullable('string'),
+  },
+  required: ['code', 'description', 'scheme_code', 'lga_code', 'lga_name'],
+};
+
+/** The REST form of each property-graph layer's data, by layer name (PROPERTY_LAYERS). */
+export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
+  cadastre: schemaRef('ParcelFeature'),
+  planning: schemaRef('PlanningData'),
+};
+
+function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
+  return {
+    type: 'object',
+    description: `Present when the key holds ${layer.scope}.`,
+    properties: {
+      status: schemaRef('LayerStatus'),
+      source: { type: ['string', 'null'], description: 'Where the answer came from, e.g. mirror:vic/cadastre@<id>.' },
+      ...credit,
+      message: { type: ['string', 'null'], description: 'Why the layer is not ok, in words a person can act on.' },
+      data: { ...orNull(LAYER_DATA_SCHEMAS[layer.name] ?? { type: 'object' }), description: 'Null unless ok.' },
+    },
+    required: ['status', 'source', 'attribution', 'license', 'message', 'data'],
+  };
+}
+
+const queryForm = (properties: Record<string, SchemaObject>): SchemaObject => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+});
+
+const check: SchemaObject = {
+  type: 'object',
+  properties: {
+    status: { enum: ['healthy', 'unhealthy'] },
+    latencyMs: { type: 'number', minimum: 0 },
+    error: { type: 'string', description: 'Why the check failed; only when unhealthy.' },
+  },
+  required: ['status', 'latencyMs'],
+};
+
+export const BODY_SCHEMAS: Record<string, SchemaObject> = {
+  StateCode: { type: 'string', enum: [...STATES], description: 'State or territory code.' },
+  LayerStatus: {
+    enum: ['ok', 'no_data', 'not_covered', 'skipped', 'error'],
+    description: 'Layer status (spec 2.6): no_data is checked and clear, not_covered is outside the data.',
+  },
+  GeoJSONGeometry: {
+    description: 'GeoJSON geometry (RFC 7946) in WGS84, whole and unclipped.',
+    oneOf: [
+      geometry('Point', 0),
+      geometry('LineString', 1),
+      geometry('Polygon', 2),
+      geometry('MultiPoint', 1),
+      geometry('MultiLineString', 2),
+      geometry('MultiPolygon', 3),
+    ],
+  },
+  ParcelProperties: {
+    type: 'object',
+    description: 'Parcel identifiers (spec 2.1, 2.3); parcel_pfi is unique only within its state.',
+    properties: {
+      parcel_pfi: { type: 'string', description: 'Parcel feature identifier.' },
+      parcel_spi: { ...nullable('string'), description: 'Standard parcel identifier.' },
+      parcel_lot_number: nullable('string'),
+      parcel_plan_number: nullable('string'),
+      ezi_address: { ...nullable('string'), description: 'Address recorded against the parcel.' },
+      state: schemaRef('StateCode'),
+      area_m2: { type: 'number', minimum: 0, description: 'Area in square metres, to the centimetre.' },
+    },
+    required: [
+      'parcel_pfi',
+      'parcel_spi',
+      'parcel_lot_number',
+      'parcel_plan_number',
+      'ezi_address',
+      'state',
+      'area_m2',
+    ],
+  },
+  ParcelFeature: {
+    type: 'object',
+    description: 'The parcel payload (spec 2.3) as a GeoJSON Feature.',
+    properties: {
+      type: { const: 'Feature' },
+      geometry: schemaRef('GeoJSONGeometry'),
+      properties: schemaRef('ParcelProperties'),
+    },
+    required: ['type', 'geometry', 'properties'],
+  },
+  CadastreEnvelope: {
+    type: 'object',
+    description: 'The cadastre response envelope (spec 2.4) of a successful lookup.',
+    properties: {
+      success: { const: true },
+      source: { ...nullable('string'), description: 'Where the answer came from, e.g. mirror:vic/cadastre@<id>.' },
+      data: schemaRef('ParcelFeature'),
+      error: { type: 'null' },
+      hint: { type: 'null' },
+      ...credit,
+    },
+    required: ['success', 'source', 'data', 'error', 'hint', 'attribution', 'license'],
+  },
+  ParcelFeatureCollection: {
+    type: 'object',
+    description:
+      'The bounding-box response (spec 2.5). A window with no parcels is a 200 with no features and a hint saying why.',
+    properties: {
+      type: { const: 'FeatureCollection' },
+      features: { type: 'array', items: schemaRef('ParcelFeature'), maxItems: 1000 },
+      source: nullable('string'),
+      hint: { ...nullable('string'), description: 'Why the collection is empty; null when it has features.' },
+      success: { const: true },
+      error: { type: 'null' },
+      ...credit,
+    },
+    required: ['type', 'features', 'source', 'hint', 'success', 'error', 'attribution', 'license'],
+  },
+  PlanningControl: planningControl,
+  PlanningData: {
+    type: 'object',
+    properties: {
+      zone: orNull(schemaRef('PlanningControl')),
+      overlays: { type: 'array', items: schemaRef('PlanningControl') },
+    },
+    required: ['zone', 'overlays'],
+  },
+  PropertyGraph: {
+    type: 'object',
+    description: 'Every layer of one property (spec 2.6), each with its own status and credit.',
+    properties: {
+      success: { const: true },
+      query: {
+        description: 'How the property was identified, as resolved (the state of a point is detected from it).',
+        oneOf: [
+          queryForm({ lat: { type: 'number' }, lng: { type: 'number' }, state: schemaRef('StateCode') }),
+          queryForm({ pfi: { type: 'string' }, state: schemaRef('StateCode') }),
+          queryForm({ gnaf_pid: { type: 'string' } }),
+        ],
+      },
+      property: {
+        type: 'object',
+        description: 'The resolved identifiers (spec 2.1).',
+        properties: {
+          gnaf_pid: nullable('string'),
+          parcel_pfi: nullable('string'),
+          state: schemaRef('StateCode'),
+          address: { ...nullable('string'), description: 'Formatted address, when the property has one.' },
+          location: orNull({
+            type: 'object',
+            description: 'The point the layers were read at.',
+            properties: { lat: { type: 'number' }, lng: { type: 'number' } },
+            required: ['lat', 'lng'],
+          }),
+        },
+        required: ['gnaf_pid', 'parcel_pfi', 'state', 'address', 'location'],
+      },
+      layers: {
+        type: 'object',
+        description: "The layers the key's scopes allow, by name.",
+        properties: Object.fromEntries(PROPERTY_LAYERS.map((layer) => [layer.name, layerSchema(layer)])),
+      },
+      attribution: { ...nullable('string'), description: 'The credits of every ok layer, joined with " | ".' },
+      license: { ...nullable('string'), description: 'The licences of every ok layer, joined with " | ".' },
+    },
+    required: ['success', 'query', 'property', 'layers', 'attribution', 'license'],
+  },
+  HealthCheck: check,
+  Health: {
+    type: 'object',
+    properties: {
+      status: { enum: ['healthy', 'unhealthy'] },
+      timestamp: { type: 'string', format: 'date-time' },
+      version: { type: 'string' },
+      mode: { enum: ['embedded', 'distributed'] },
+      database: { enum: ['postgres', 'pglite'] },
+      cache: { enum: ['redis', 'memory'] },
+      rateLimiter: { enum: ['redis', 'memory'], description: 'Where rate-limit decisions come from right now.' },
+      checks: {
+        type: 'object',
+        properties: {
+          database: schemaRef('HealthCheck'),
+          cache: schemaRef('HealthCheck'),
+          graph: schemaRef('HealthCheck'),
+          subgraphs: {
+            type: 'object',
+            description: 'Each subgraph service by name; distributed mode only.',
+            additionalProperties: schemaRef('HealthCheck'),
+          },
+        },
+        required: ['database', 'cache', 'graph'],
+      },
+    },
+    required: ['status', 'timestamp', 'version', 'mode', 'database', 'cache', 'rateLimiter', 'checks'],
+  },
+  Usage: {
+    type: 'object',
+    description: "The calling key's metered calls in one month.",
+    properties: {
+      success: { const: true },
+      key: {
+        type: 'object',
+        properties: { id: { type: 'string' }, name: { type: 'string' }, kind: { enum: ['live', 'test'] } },
+        required: ['id', 'name', 'kind'],
+      },
+      month: { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'The month counted, YYYY-MM (UTC).' },
+      usage: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { route_group: { type: 'string' }, calls: { type: 'integer', minimum: 0 } },
+          required: ['route_group', 'calls'],
+        },
+      },
+      total: { type: 'integer', minimum: 0 },
+      monthly_quota: { type: ['integer', 'null'], description: 'Contracted monthly volume; null when none is set.' },
+      billing_review: {
+        type: 'boolean',
+        description: 'The key went over its contracted volume: a billing review follows, never a refusal (spec 8).',
+      },
+    },
+    required: ['success', 'key', 'month', 'usage', 'total', 'monthly_quota', 'billing_review'],
+  },
+};

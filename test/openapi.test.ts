@@ -1,0 +1,432 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import express from 'express';
+import request from 'supertest';
+import type { Response } from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { docsPageHtml, docsRouteList } from '../rest-facade/docs-page.ts';
+import type { OpenApiDocument } from '../rest-facade/openapi.ts';
+import { buildOpenApiDocument, missingRouteDocs, openApiRouter, operationId } from '../rest-facade/openapi.ts';
+import { openApiPath } from '../rest-facade/openapi/parameters.ts';
+import type { JsonValue, MediaTypeObject, OperationObject, ResponseObject } from '../rest-facade/openapi/types.ts';
+import { defineRoute, routeScope } from '../rest-facade/route.ts';
+import type { RouteDefinition } from '../rest-facade/route.ts';
+import { ROUTES } from '../rest-facade/routes/index.ts';
+import { BAD_INPUTS } from './facade/bad-input-suite.ts';
+import type { Fixtures } from './support/fixtures.ts';
+import { loadFixtures } from './support/fixtures.ts';
+import type { TestRuntime } from './support/runtime.ts';
+import { createTestKey, testRuntime } from './support/runtime.ts';
+
+const VERSION = '1.0.0';
+
+function operationOf(doc: OpenApiDocument, route: RouteDefinition): OperationObject {
+  const op = doc.paths[openApiPath(route.path)]?.[route.method];
+  if (!op) throw new Error(`${route.method.toUpperCase()} ${route.path} is not in the document`);
+  return op;
+}
+
+/** The response object of a status, following a $ref into components.responses. */
+function responseOf(doc: OpenApiDocument, op: OperationObject, status: string): ResponseObject | undefined {
+  const response = op.responses[status];
+  if (!response || !('$ref' in response)) return response;
+  return doc.components.responses[response.$ref.replace('#/components/responses/', '')];
+}
+
+type LintProblem = {
+  ruleId: string;
+  severity: 'error' | 'warn';
+  message: string;
+  location: Array<{ pointer: string }>;
+};
+
+/**
+ * Redocly CLI's `lint` with its recommended ruleset, plus examples checked against their schemas
+ * with no properties beyond the schema's: a structural OpenAPI 3.1 validation and more.
+ */
+function redoclyLint(doc: OpenApiDocument): LintProblem[] {
+  const require = createRequire(import.meta.url);
+  const cli = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin/cli.js');
+  const dir = mkdtempSync(join(tmpdir(), 'landgraph-openapi-'));
+  try {
+    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc, null, 2));
+    writeFileSync(
+      join(dir, 'redocly.yaml'),
+      [
+        'extends:',
+        '  - recommended',
+        'rules:',
+        '  no-invalid-media-type-examples:',
+        '    severity: error',
+        '    allowAdditionalProperties: false',
+        '',
+      ].join('\n'),
+    );
+    const run = spawnSync(process.execPath, [cli, 'lint', '--format=json', '--config=redocly.yaml', 'openapi.json'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    });
+    if (run.error) throw run.error;
+    const start = run.stdout.indexOf('{');
+    if (start < 0) throw new Error(`redocly printed no report (exit ${run.status}): ${run.stderr}`);
+    const report = JSON.parse(run.stdout.slice(start)) as { problems: LintProblem[] };
+    return report.problems;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const describeProblems = (problems: LintProblem[]) =>
+  problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer ?? '?'}: ${p.message}`);
+
+describe('OpenAPI document generated from the route table', () => {
+  const doc = buildOpenApiDocument(ROUTES, { version: VERSION });
+
+  it('has a hand-written success schema for every route of the table (add new routes to ROUTE_DOCS)', () => {
+    expect(missingRouteDocs(ROUTES)).toEqual([]);
+  });
+
+  it('documents every route with its method, a stable operationId, summary, tag, scope and security', () => {
+    const operations = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    expect(operations).toHaveLength(ROUTES.length);
+    for (const route of ROUTES) {
+      const op = operationOf(doc, route);
+      expect(op.operationId).toBe(operationId(route));
+      expect(op.summary).toBe(route.summary);
+      expect(op.tags).toEqual([route.tag]);
+      expect(doc.tags.map((tag) => tag.name)).toContain(route.tag);
+      const scope = routeScope(route);
+      if (route.access === 'open') {
+        expect(op.security).toEqual([]);
+        expect(op.description).toMatch(/no API key needed/);
+      } else {
+        expect(op.security).toEqual([{ bearerAuth: [] }]);
+      }
+      expect(op['x-required-scope']).toBe(scope ?? undefined);
+      if (scope) expect(op.description).toContain(`Requires scope ${scope}`);
+    }
+    expect(operationId({ method: 'get', path: '/api/cadastre/lookup' })).toBe('getApiCadastreLookup');
+    expect(operationId({ method: 'post', path: '/v1/enrich/jobs/:id/approve' })).toBe('postV1EnrichJobsByIdApprove');
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it("lists every query parameter of each route's zod schema, required exactly when the schema requires it", () => {
+    for (const route of ROUTES) {
+      const json = z.toJSONSchema(route.query, { io: 'input', unrepresentable: 'any' });
+      const op = operationOf(doc, route);
+      const parameters = (op.parameters ?? []).filter((p) => p.in === 'query');
+      expect(parameters.map((p) => p.name).sort()).toEqual(Object.keys(json.properties ?? {}).sort());
+      for (const parameter of parameters) {
+        expect(parameter.required, `${route.path} ${parameter.name}`).toBe(
+          (json.required ?? []).includes(parameter.name),
+        );
+        expect(parameter.description, `${route.path} ${parameter.name} needs a description`).not.toBe('');
+        // Query values are text on the wire, whatever the schema parses them into.
+        expect(parameter.schema.type, `${route.path} ${parameter.name}`).toMatch(/^(string|array)$/);
+      }
+    }
+  });
+
+  it('keeps what the zod schemas say: the VIC default of state, numbers as decimal text, length limits', () => {
+    const lookup = operationOf(
+      doc,
+      ROUTES.find((r) => r.path === '/api/cadastre/lookup')!,
+    );
+    const param = (name: string) => lookup.parameters!.find((p) => p.name === name)!;
+    expect(param('state').schema.default).toBe('VIC');
+    expect(param('state').description).toMatch(/Defaults to VIC/);
+    expect(param('lat').schema).toMatchObject({ type: 'string', format: 'decimal' });
+    expect(new RegExp(param('lat').schema.pattern!).test(' -36.66 ')).toBe(true);
+    expect(new RegExp(param('lat').schema.pattern!).test('north')).toBe(false);
+    expect(param('pfi').schema).toMatchObject({ minLength: 1, maxLength: 64 });
+    const bbox = operationOf(
+      doc,
+      ROUTES.find((r) => r.path === '/api/cadastre/bbox')!,
+    );
+    expect(bbox.parameters!.find((p) => p.name === 'bbox')!.required).toBe(true);
+  });
+
+  it('gives every route its error responses: bad input, the key checks, its own 404/502, 405, 429 and 500', () => {
+    const raises: Record<string, string[]> = {
+      'GET /api/cadastre/lookup': ['404', '502'],
+      'GET /api/cadastre/bbox': ['502'],
+      'GET /v1/property/graph': ['404'],
+    };
+    for (const route of ROUTES) {
+      const key = `${route.method.toUpperCase()} ${route.path}`;
+      const op = operationOf(doc, route);
+      const statuses = Object.keys(op.responses);
+      expect(statuses).toEqual(expect.arrayContaining(['200', '405', '500', ...(raises[key] ?? [])]));
+      if ((op.parameters ?? []).length > 0) expect(statuses).toContain('400');
+      if (route.access === 'open') {
+        expect(statuses).not.toContain('401');
+        expect(statuses).not.toContain('403');
+      } else {
+        expect(statuses).toEqual(expect.arrayContaining(['401', '403', '429']));
+        expect(responseOf(doc, op, '401')!.headers).toHaveProperty('WWW-Authenticate');
+        expect(responseOf(doc, op, '429')!.headers).toHaveProperty('Retry-After');
+        expect(responseOf(doc, op, '200')!.headers).toHaveProperty('X-RateLimit-Remaining');
+      }
+      expect(responseOf(doc, op, '200')!.headers).toHaveProperty('X-Request-Id');
+      expect(responseOf(doc, op, '405')!.headers).toHaveProperty('Allow');
+      const scope = routeScope(route);
+      if (scope) expect(JSON.stringify(op.responses['403'])).toContain(`Missing scope: ${scope}`);
+    }
+    const lookup = operationOf(
+      doc,
+      ROUTES.find((r) => r.path === '/api/cadastre/lookup')!,
+    );
+    expect(responseOf(doc, lookup, '200')!.headers).toHaveProperty('X-Service-Attribution');
+    expect(responseOf(doc, lookup, '404')!.content!['application/json']!.schema.$ref).toBe(
+      '#/components/schemas/EnvelopeError',
+    );
+  });
+
+  it('still documents a route with no response schema, as a generic object', () => {
+    const extra = defineRoute({
+      method: 'post',
+      path: '/v1/things/:thing_id',
+      tag: 'Catalog',
+      summary: 'A route added without a response schema.',
+      access: 'key',
+      query: z.object({ n: z.coerce.number().int().min(1).describe('How many.') }),
+      errorStyle: 'plain',
+      handle: async () => ({ body: {} }),
+    }) as RouteDefinition;
+    const built = buildOpenApiDocument([...ROUTES, extra], { version: VERSION, serverUrl: 'https://api.example.test' });
+    expect(missingRouteDocs([...ROUTES, extra])).toEqual(['POST /v1/things/:thing_id']);
+    const op = built.paths['/v1/things/{thing_id}']!.post!;
+    expect(op.responses['200']).toMatchObject({ content: { 'application/json': { schema: { type: 'object' } } } });
+    expect(op.parameters!.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['thing_id', 'path', true],
+      ['n', 'query', true],
+    ]);
+    expect(op.parameters![1]!.schema.pattern).toBeDefined();
+    expect(op['x-required-scope']).toBeUndefined();
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '401', '403', '413', '429']));
+    expect(built.servers).toEqual([{ url: 'https://api.example.test', description: 'Landgraph API' }]);
+  });
+
+  it('is valid OpenAPI 3.1 by redocly lint (recommended rules, examples checked against their schemas)', () => {
+    const problems = redoclyLint(doc);
+    expect(describeProblems(problems.filter((p) => p.severity === 'error'))).toEqual([]);
+  });
+
+  it('would catch a body its schema does not describe (the example check really runs)', () => {
+    const broken = buildOpenApiDocument(ROUTES, { version: VERSION });
+    const lookup = ROUTES.find((r) => r.path === '/api/cadastre/lookup')!;
+    const media = responseOf(broken, operationOf(broken, lookup), '200')!.content!['application/json']!;
+    const properties = {
+      parcel_pfi: '1',
+      parcel_spi: null,
+      parcel_lot_number: null,
+      parcel_plan_number: null,
+      ezi_address: null,
+      state: 'VIC',
+      area_m2: 'large',
+    };
+    const parcel = { type: 'Feature', geometry: { type: 'Point', coordinates: [144.3, -36.6] }, properties };
+    const body = {
+      success: true,
+      source: null,
+      data: parcel,
+      error: null,
+      hint: null,
+      attribution: null,
+      license: null,
+    };
+    delete media.example;
+    media.examples = {
+      wrongTypeDeepInside: { value: body },
+      unnamedProperty: { value: { ...body, data: { ...parcel, properties: { ...properties, area_m2: 1 } }, extra: 1 } },
+      valid: { value: { ...body, data: { ...parcel, properties: { ...properties, area_m2: 1 } } } },
+    };
+    const problems = redoclyLint(broken).filter((p) => p.severity === 'error');
+    const flagged = (name: string) =>
+      problems.some(
+        (p) => p.ruleId === 'no-invalid-media-type-examples' && p.location[0]?.pointer.includes(`/${name}/`),
+      );
+    expect([flagged('wrongTypeDeepInside'), flagged('unnamedProperty'), flagged('valid')]).toEqual([true, true, false]);
+    expect(problems).toHaveLength(2);
+  });
+});
+
+type Exchange = { name: string; route: RouteDefinition; res: Response };
+
+/** Adds a real response as a named example of the response it is documented as. */
+function attachExample(doc: OpenApiDocument, { name, route, res }: Exchange): string | null {
+  const op = operationOf(doc, route);
+  const response = responseOf(doc, op, String(res.status));
+  if (!response) return `${name}: status ${res.status} is not documented for ${route.method} ${route.path}`;
+  const media: MediaTypeObject | undefined = response.content?.['application/json'];
+  if (!media) return `${name}: ${res.status} has no application/json body documented`;
+  if (media.example !== undefined) {
+    media.examples = { documented: { value: media.example } };
+    delete media.example;
+  }
+  media.examples = { ...media.examples, [name]: { value: res.body as JsonValue } };
+  return null;
+}
+
+/** Headers the document declares as required on a response that the real response lacks. */
+function missingHeaders(doc: OpenApiDocument, { name, route, res }: Exchange): string[] {
+  const response = responseOf(doc, operationOf(doc, route), String(res.status));
+  return Object.entries(response?.headers ?? {})
+    .filter(([header, value]) => {
+      const declared = '$ref' in value ? doc.components.headers[header] : value;
+      return declared?.required === true && res.headers[header.toLowerCase()] === undefined;
+    })
+    .map(([header]) => `${name}: ${header}`);
+}
+
+/** Headers of our own (X-…, Retry-After, WWW-Authenticate) a real response sends that its documentation omits. */
+function undocumentedHeaders(doc: OpenApiDocument, { name, route, res }: Exchange): string[] {
+  const response = responseOf(doc, operationOf(doc, route), String(res.status));
+  const documented = new Set(Object.keys(response?.headers ?? {}).map((h) => h.toLowerCase()));
+  return Object.keys(res.headers)
+    .filter((h) => /^(x-|retry-after$|www-authenticate$|allow$)/.test(h) && !documented.has(h))
+    .map((h) => `${name}: ${h}`);
+}
+
+describe('the OpenAPI schemas against the facade’s real responses', () => {
+  let t: TestRuntime;
+  let f: Fixtures;
+  const exchanges: Exchange[] = [];
+  const routeAt = (path: string) => ROUTES.find((r) => r.path === path)!;
+
+  beforeAll(async () => {
+    t = await testRuntime();
+    f = await loadFixtures(t.runtime.db);
+    const get = (path: string, query: Record<string, string | string[]>, key: string | null = t.key) => {
+      const req = request(t.app).get(path).query(query);
+      return key === null ? req : req.set('Authorization', `Bearer ${key}`);
+    };
+    const record = async (name: string, path: string, res: Promise<Response> | Response) => {
+      exchanges.push({ name, route: routeAt(path), res: await res });
+    };
+    const point = (p: { lat: number; lng: number }) => ({ lat: String(p.lat), lng: String(p.lng) });
+    const window = (w: Fixtures['smallWindow']) => ({
+      bbox: [w.west, w.south, w.east, w.north].join(','),
+      state: w.state,
+    });
+    const lookup = '/api/cadastre/lookup';
+    const graph = '/v1/property/graph';
+
+    await record('health', '/api/health', get('/api/health', {}, null));
+    await record('usage', '/v1/usage', get('/v1/usage', {}));
+    await record('usageBadMonth', '/v1/usage', get('/v1/usage', { month: '2026-13' }));
+    await record('lookupPoint', lookup, get(lookup, point(f.vicParcel)));
+    await record('lookupPfi', lookup, get(lookup, { pfi: f.qldParcel.parcel_pfi, state: 'QLD' }));
+    await record('lookupRoadReserve', lookup, get(lookup, { ...point(f.roadReserve), state: f.roadReserve.state }));
+    await record('lookupOutsideCoverage', lookup, get(lookup, point(f.outsideCoverage)));
+    await record('bboxSmall', '/api/cadastre/bbox', get('/api/cadastre/bbox', window(f.smallWindow)));
+    await record('bboxCrowded', '/api/cadastre/bbox', get('/api/cadastre/bbox', window(f.crowdedWindow)));
+    await record('bboxEmpty', '/api/cadastre/bbox', get('/api/cadastre/bbox', { bbox: '144.96,-37.82,144.97,-37.81' }));
+    await record('graphPoint', graph, get(graph, point(f.vicParcel)));
+    await record('graphGnaf', graph, get(graph, { gnaf_pid: f.nswParcel.gnaf_pid }));
+    await record('graphPfi', graph, get(graph, { pfi: f.qldParcel.parcel_pfi, state: 'QLD' }));
+    await record('graphNotPlanned', graph, get(graph, point(f.planningNotCovered)));
+    await record('graphUnknownGnaf', graph, get(graph, { gnaf_pid: 'GANSW000000000' }));
+    for (const [i, bad] of BAD_INPUTS.entries()) await record(`badInput${i}`, bad.path, get(bad.path, bad.query));
+
+    const graphOnly = await createTestKey(t.runtime, { scopes: ['property-graph.read'] });
+    await record('graphScopedLayers', graph, get(graph, point(f.vicParcel), graphOnly));
+    await record('missingKey', lookup, get(lookup, point(f.vicParcel), null));
+    await record('invalidKey', lookup, get(lookup, point(f.vicParcel), 'landgraph_test_not-a-real-key'));
+    await record('missingScope', lookup, get(lookup, point(f.vicParcel), graphOnly));
+    const { key: suspended, secret } = await t.runtime.keys.create({
+      name: 'openapi-suspended',
+      kind: 'test',
+      scopes: ['property-graph.read'],
+    });
+    await t.runtime.keys.suspend(suspended.id);
+    await record('suspendedKey', graph, get(graph, point(f.vicParcel), secret));
+    const slow = await createTestKey(t.runtime, { rateLimitPerMinute: 1 });
+    await get(lookup, point(f.vicParcel), slow);
+    await record('rateLimited', lookup, get(lookup, point(f.vicParcel), slow));
+    for (const route of ROUTES) {
+      await record(`wrongMethod${operationId(route)}`, route.path, request(t.app).delete(route.path));
+    }
+  });
+
+  afterAll(() => {
+    exchanges.length = 0;
+  });
+
+  it('covers every status the facade gave with a documented response, headers included', () => {
+    const statuses = [...new Set(exchanges.map((e) => e.res.status))];
+    expect(statuses).toEqual(expect.arrayContaining([200, 400, 401, 403, 404, 405, 429]));
+    const doc = buildOpenApiDocument(ROUTES, { version: VERSION });
+    expect(exchanges.map((e) => attachExample(doc, e)).filter(Boolean)).toEqual([]);
+    expect(exchanges.flatMap((e) => missingHeaders(doc, e))).toEqual([]);
+    expect(exchanges.flatMap((e) => undocumentedHeaders(doc, e))).toEqual([]);
+  });
+
+  it('accepts every real body, and no property the schemas do not name (redocly example validation)', () => {
+    const doc = buildOpenApiDocument(ROUTES, { version: VERSION });
+    for (const exchange of exchanges) attachExample(doc, exchange);
+    const problems = redoclyLint(doc).filter((p) => p.severity === 'error');
+    expect(describeProblems(problems)).toEqual([]);
+  });
+
+  it('documents the changelog as Markdown', async () => {
+    const res = await request(t.app).get('/changelog').expect(200);
+    const op = operationOf(buildOpenApiDocument(ROUTES, { version: VERSION }), routeAt('/changelog'));
+    expect(res.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(Object.keys(responseOf(buildOpenApiDocument(ROUTES, { version: VERSION }), op, '200')!.content!)).toEqual([
+      'text/markdown',
+    ]);
+  });
+});
+
+describe('the /docs page and the router that serves the document', () => {
+  it('lists every route with method, path, scope and summary, readable without JavaScript', () => {
+    const html = docsPageHtml('/openapi.json', ROUTES);
+    expect(html).toContain('<noscript>');
+    expect(html).toContain('href="/openapi.json"');
+    for (const route of ROUTES) {
+      expect(html).toContain(`<code>${route.path}</code>`);
+      const scope = routeScope(route);
+      if (scope) expect(html).toContain(`<code>${scope}</code>`);
+    }
+    expect(html).toMatch(
+      /<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/redoc@[\d.]+\/bundles\/redoc\.standalone\.js" integrity="sha384-/,
+    );
+  });
+
+  it('escapes what it renders, in HTML and in the inline script', () => {
+    const sneaky = defineRoute({
+      method: 'get',
+      path: '/v1/<b>',
+      tag: 'X',
+      summary: '<script>alert(1)</script> & more',
+      access: 'open',
+      query: z.object({}),
+      errorStyle: 'plain',
+      handle: async () => ({ body: {} }),
+    }) as RouteDefinition;
+    expect(docsRouteList([sneaky])).toContain('&#60;script&#62;alert(1)&#60;/script&#62; &#38; more');
+    const html = docsPageHtml('/x.json"</script><script>alert(1)//');
+    expect(html).not.toContain('</script><script>alert(1)');
+  });
+
+  it('serves /openapi.json and /docs from an Express router', async () => {
+    const app = express().use(openApiRouter(ROUTES, { version: VERSION }));
+    const spec = await request(app)
+      .get('/openapi.json')
+      .expect(200)
+      .expect('Content-Type', /application\/json/);
+    expect(spec.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(ROUTES, { version: VERSION }))));
+    const page = await request(app)
+      .get('/docs')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
+    expect(page.text).toContain('Landgraph API reference');
+  });
+});
