@@ -144,6 +144,7 @@ export function createApp(runtime: Runtime): express.Express {
   }
   for (const [path, methods] of methodsByPath) {
     app.all(path, (req, res) => {
+      requestId(req, res);
       res.setHeader('Allow', methods.join(', '));
       sendError(
         res,
@@ -154,6 +155,7 @@ export function createApp(runtime: Runtime): express.Express {
   }
   app.use(openApiRouter(ROUTES, { version: API_VERSION }));
   app.use((req, res) => {
+    requestId(req, res);
     sendError(
       res,
       'plain',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { setLogLevel } from '../core/logger.ts';
 import { deprecationHeaders } from '../rest-facade/versioning.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
@@ -55,6 +56,32 @@ describe('authentication', () => {
     expect(row!.secret_hash).toBe(createHash('sha256').update(secret).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(JSON.stringify(await t.runtime.keys.list())).not.toContain(secret);
+  });
+
+  it('never writes a secret to a log line', async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      setLogLevel('debug');
+      const { key, secret } = await t.runtime.keys.create({
+        name: 'log-check',
+        kind: 'test',
+        scopes: ['cadastre.read'],
+      });
+      await lookup(secret).expect(200);
+      await lookup(`${secret.slice(0, -1)}X`).expect(401);
+      const rotated = await t.runtime.keys.rotate(key.id);
+      await lookup(secret).expect(401);
+      await t.runtime.meter.flush();
+      const logs = written.join('');
+      for (const value of [secret, rotated.secret, secret.slice(15)]) expect(logs).not.toContain(value);
+    } finally {
+      setLogLevel('warn');
+      spy.mockRestore();
+    }
   });
 
   it('refuses a suspended key with 403 until resumed, and a revoked key for good', async () => {

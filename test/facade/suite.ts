@@ -35,6 +35,13 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
         });
         expect(Date.parse(res.body.timestamp as string)).not.toBeNaN();
         expect(res.headers['x-request-id']).toMatch(/\S+/);
+        if (mode === 'distributed') {
+          expect(res.body.checks.subgraphs).toMatchObject({
+            address: { status: 'healthy' },
+            cadastre: { status: 'healthy' },
+            planning: { status: 'healthy' },
+          });
+        }
       });
     });
 
