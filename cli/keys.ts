@@ -65,7 +65,7 @@ export async function runKeysCommand(args: string[]): Promise<number> {
   const db = await openDatabase(loadConfig());
   try {
     await migrate(db);
-    const keys = new KeyStore(db);
+    const keys = KeyStore.direct(db);
     const needId = () => {
       if (!id) throw new AppError('BAD_REQUEST', `keys ${command} needs a key id (see \`landgraph keys list\`).`);
       return id;

@@ -25,6 +25,11 @@ export interface Database {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs `work` in one transaction on one connection: all of it is committed, or none. */
   transaction<T>(work: (query: QueryFn) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onMessage` with the payload of every NOTIFY on `channel`, from any process; returns
+   * the function that stops listening. Used to drop cached state the moment another process changes it.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** The wire-protocol URL other processes can use to reach this database. */
   readonly url: string;
   close(): Promise<void>;
@@ -96,6 +101,19 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
       const result = await pool.query(sql, params);
       return result.rows as T[];
     },
+    async listen(channel, onMessage) {
+      // A connection of its own, outside the pool: LISTEN belongs to one session for its lifetime.
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      client.on('notification', (message) => {
+        if (message.channel === channel) onMessage(message.payload ?? '');
+      });
+      client.on('error', (error) => logger.warn('notification connection lost', { channel, error: error.message }));
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        await client.end().catch(() => undefined);
+      };
+    },
     async transaction<T>(work: (query: QueryFn) => Promise<T>) {
       const client = await pool.connect();
       try {
@@ -154,6 +172,10 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
     async query<T>(sql: string, params: unknown[] = []) {
       const result = await db.query<T>(sql, params);
       return result.rows;
+    },
+    async listen(channel, onMessage) {
+      const stop = await db.listen(channel, onMessage);
+      return async () => stop();
     },
     transaction<T>(work: (query: QueryFn) => Promise<T>) {
       return db.transaction((tx) =>

@@ -43,6 +43,9 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
     gateway,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // The process drains HTTP first and then stops the graph (cli/serve.ts); Apollo stopping
+    // itself on SIGTERM would fail the requests still in flight.
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
   });
   await apollo.start();

@@ -11,7 +11,7 @@ import { openRateLimiter } from '../core/rate-limit.ts';
 import { KeyStore } from '../platform/keys.ts';
 import { UsageMeter } from '../platform/usage.ts';
 import type { Subgraph } from '../core/subgraph.ts';
-import { isSandboxLoaded, seedSandbox } from '../prisma/sandbox/load.ts';
+import { isSandboxLoadedAtAnySize, seedSandbox } from '../prisma/sandbox/load.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { SUBGRAPHS, SUBGRAPH_NAMES, subgraphPort } from '../subgraphs/index.ts';
 import type { Graph } from './graph.ts';
@@ -35,7 +35,7 @@ export type Runtime = {
 /** Migrates and, on first start, loads the sandbox so a fresh machine serves data at once. */
 export async function prepareDatabase(db: Database, config: Pick<Config, 'sandboxSeed'>): Promise<void> {
   await migrate(db);
-  if (!(await isSandboxLoaded(db, { seed: config.sandboxSeed }))) {
+  if (!(await isSandboxLoadedAtAnySize(db, config.sandboxSeed))) {
     logger.info('loading the sandbox dataset (first start only)');
     const summary = await seedSandbox(db, { seed: config.sandboxSeed });
     logger.info('sandbox dataset loaded', { ...summary });
@@ -71,19 +71,21 @@ export async function startRuntime(
   const cache = await openCache(config.redisUrl);
   const limiter = await openRateLimiter(config.redisUrl);
   const meter = new UsageMeter(db);
+  const keys = await KeyStore.cachedFor(db);
   return {
     config,
     db,
     catalog,
     cache,
     graph,
-    keys: new KeyStore(db),
+    keys,
     meter,
     limiter,
     subgraphUrls,
     async close() {
       await graph.stop();
       await meter.close();
+      await keys.close();
       await limiter.close();
       await cache.close();
       if (!options.db) await db.close();

@@ -10,6 +10,10 @@ import { hashSecret, looksLikeSecret, newId, newSecret, sameHash, secretPrefix }
 export const CURRENT_TERMS_VERSION = '2026-11';
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
 const DEFAULT_ACCOUNT = 'default';
+/** NOTIFY channel on which any process announces a key change (rotation, suspension, revocation). */
+const KEY_CHANGES = 'landgraph_key_changes';
+const CACHE_TTL_MS = 60_000;
+const CACHE_MAX_ENTRIES = 10_000;
 
 export type KeyStatus = 'active' | 'suspended' | 'revoked';
 
@@ -111,7 +115,37 @@ function positive(name: string, value: number | null | undefined): number | null
  * hash on every request, rotation, suspension and revocation, each written to the audit log.
  */
 export class KeyStore {
-  constructor(private readonly db: Database) {}
+  private readonly cache = new Map<string, { key: AuthenticatedKey | null; expiresAt: number }>();
+  private stopListening: (() => Promise<void>) | undefined;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly cached: boolean,
+  ) {}
+
+  /** A store that reads the database on every call (the CLI, one-off commands). */
+  static direct(db: Database): KeyStore {
+    return new KeyStore(db, false);
+  }
+
+  /**
+   * A store for a serving process: authenticated keys are cached, so a request costs no key
+   * query, and every key change made by any process (the CLI included) is announced with
+   * NOTIFY and empties the cache at once, so a rotated or revoked secret still stops working
+   * immediately. The TTL only bounds how long a missed notification could matter.
+   */
+  static async cachedFor(db: Database): Promise<KeyStore> {
+    // PGlite hands a NOTIFY raised over its socket (by the CLI) to that socket only, never to
+    // the owning process's listeners, so the embedded default reads keys on every request.
+    if (db.kind === 'pglite') return KeyStore.direct(db);
+    const store = new KeyStore(db, true);
+    store.stopListening = await db.listen(KEY_CHANGES, () => store.cache.clear());
+    return store;
+  }
+
+  async close(): Promise<void> {
+    await this.stopListening?.();
+  }
 
   async create(input: CreateKeyInput): Promise<{ key: KeyView; secret: string }> {
     const name = input.name.trim();
@@ -153,9 +187,21 @@ export class KeyStore {
   async authenticate(secret: string): Promise<AuthenticatedKey | null> {
     if (!looksLikeSecret(secret)) return null;
     const hash = hashSecret(secret);
+    const hit = this.cached ? this.cache.get(hash) : undefined;
+    if (hit && hit.expiresAt > Date.now()) return hit.key;
     const row = await this.db.prisma.apiKey.findUnique({ where: { secretHash: hash } });
-    if (!row || !sameHash(row.secretHash, hash) || row.status === 'revoked') return null;
-    return toAuthenticated(row);
+    const key = !row || !sameHash(row.secretHash, hash) || row.status === 'revoked' ? null : toAuthenticated(row);
+    if (this.cached) {
+      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+      this.cache.set(hash, { key, expiresAt: Date.now() + CACHE_TTL_MS });
+    }
+    return key;
+  }
+
+  /** Tells every process (this one included) that a key changed; runs inside the change's transaction. */
+  private announce(tx: Pick<Database['prisma'], '$executeRaw'>, id: string) {
+    this.cache.clear();
+    return tx.$executeRaw`SELECT pg_notify(${KEY_CHANGES}, ${id})`;
   }
 
   async list(): Promise<KeyView[]> {
@@ -186,6 +232,7 @@ export class KeyStore {
         },
       });
       await tx.auditLog.create({ data: { keyId: id, action: 'key.rotated', detail: {} } });
+      await this.announce(tx, id);
       return updated;
     });
     return { key: toView(row), secret };
@@ -212,6 +259,7 @@ export class KeyStore {
         data: { status, ...(status === 'revoked' ? { revokedAt: new Date() } : {}) },
       });
       await tx.auditLog.create({ data: { keyId: id, action, detail: {} } });
+      await this.announce(tx, id);
       return updated;
     });
     return toView(row);

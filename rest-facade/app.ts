@@ -126,6 +126,8 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
 export function createApp(runtime: Runtime): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // API answers are not revalidated by clients; hashing every body for an ETag is wasted work.
+  app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(express.json({ limit: BODY_LIMIT }));
 

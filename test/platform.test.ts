@@ -6,7 +6,9 @@ import { deprecationHeaders } from '../rest-facade/versioning.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
 import type { TestRuntime } from './support/runtime.ts';
-import { createTestKey, testRuntime } from './support/runtime.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
+import { openDatabase } from '../core/db.ts';
+import { KeyStore } from '../platform/keys.ts';
 
 let t: TestRuntime;
 let f: Fixtures;
@@ -118,6 +120,19 @@ describe('authentication', () => {
       [before.id],
     );
     expect(audit.map((a) => a.action)).toEqual(['key.created', 'key.rotated']);
+  });
+
+  it('drops a cached key the moment another process rotates it', async () => {
+    const secret = await createTestKey(t.runtime, { scopes: ['cadastre.read'] });
+    await lookup(secret).expect(200); // now cached by the serving process (on PostgreSQL)
+    const other = await openDatabase(testConfig());
+    try {
+      const rotated = await KeyStore.direct(other).rotate((await t.runtime.keys.authenticate(secret))!.id);
+      await expect.poll(async () => (await lookup(secret)).status, { timeout: 2_000 }).toBe(401);
+      await lookup(rotated.secret).expect(200);
+    } finally {
+      await other.close();
+    }
   });
 
   it('echoes a sane X-Request-Id and makes one up otherwise', async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../core/db.ts';
 import { migrate } from '../core/migrate.ts';
 import { generateSandbox, planSandbox, SANDBOX_STATES, sandboxSnapshotId } from '../prisma/sandbox/generate.ts';
-import { isSandboxLoaded, sandboxSamples, seedSandbox } from '../prisma/sandbox/load.ts';
+import { isSandboxLoaded, isSandboxLoadedAtAnySize, sandboxSamples, seedSandbox } from '../prisma/sandbox/load.ts';
 import { layoutBlock } from '../prisma/sandbox/lots.ts';
 import { Rng } from '../prisma/sandbox/random.ts';
 import type { SandboxTable, SandboxTables } from '../prisma/sandbox/rows.ts';
@@ -235,6 +235,9 @@ describe('sandbox loaded into PostGIS', () => {
     expect(await isSandboxLoaded(db, { seed: SEED })).toBe(true);
     expect(await isSandboxLoaded(db, { seed: SEED + 1 })).toBe(false);
     expect(await isSandboxLoaded(db, { seed: SEED, parcels: 20_000 })).toBe(false);
+    // A server start accepts a complete sandbox of its seed at any size (a scaled benchmark one).
+    expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(true);
+    expect(await isSandboxLoadedAtAnySize(db, SEED + 1)).toBe(false);
   });
 
   it('stores valid counter-clockwise geometry whose areas match PostGIS', async () => {
@@ -366,6 +369,7 @@ describe('sandbox loaded into PostGIS', () => {
       exec: (sql) => db.exec(sql),
       query: (sql, params) => db.query(sql, params),
       close: () => db.close(),
+      listen: (channel, onMessage) => db.listen(channel, onMessage),
       transaction: (work) =>
         db.transaction((query) =>
           work(async <R>(sql: string, params?: unknown[]) => {

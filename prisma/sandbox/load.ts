@@ -91,3 +91,17 @@ export async function isSandboxLoaded(db: Database, options: { seed: number; par
   const [row] = await db.query<{ n: number }>(COUNT_COMPLETE_SOURCES, [SANDBOX_DATASET, sandboxSnapshotId(options)]);
   return row?.n === datasetSources(options).length;
 }
+
+/**
+ * True when a complete sandbox of this seed is loaded at any size: a server start must not
+ * replace a scaled benchmark sandbox (`sandbox seed --parcels N`) with the default one.
+ */
+export async function isSandboxLoadedAtAnySize(db: Database, seed: number): Promise<boolean> {
+  const expected = datasetSources({ seed }).length;
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM public.dataset_source
+     WHERE dataset = $1 AND snapshot_id LIKE $2 GROUP BY snapshot_id`,
+    [SANDBOX_DATASET, `sandbox-${seed}-%`],
+  );
+  return rows.some((row) => row.n === expected);
+}

@@ -1,0 +1,115 @@
+/**
+ * The benchmark's PostgreSQL database: created when missing, migrated and seeded through the
+ * project's own functions, and the source of the random parcel points the load generator cycles.
+ */
+import pg from 'pg';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { migrate } from '../core/migrate.ts';
+import { prepareDatabase } from '../gateway/runtime.ts';
+import { isSandboxLoaded, seedSandbox } from '../prisma/sandbox/load.ts';
+
+export const DEFAULT_BENCH_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/landgraph_bench';
+
+/** One benchmark target: a parcel's interior point and its key, so both routes hit the same parcels. */
+export type BenchPoint = { state: string; pfi: string; lat: number; lng: number };
+
+export type DatabaseFacts = { postgres: string; postgis: string; parcels: number };
+
+/** Creates the database named by `url` (through the server's `postgres` database) if it is missing. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!/^[\w-]+$/.test(name)) throw new Error(`Unexpected benchmark database name: ${name}`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${name}"`);
+      process.stdout.write(`created database ${name}\n`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Migrates and seeds: the default-size sandbox exactly as a serving process would
+ * (prepareDatabase), or a scaled one through seedSandbox, reloaded only when the loaded
+ * snapshot is not the one asked for.
+ */
+export async function prepareBenchDatabase(url: string, seed: number, parcels: number | undefined): Promise<void> {
+  await ensureDatabase(url);
+  const db = await openDatabase({ databaseUrl: url, dataDir: '.landgraph-bench' });
+  try {
+    await db.exec('CREATE EXTENSION IF NOT EXISTS postgis');
+    if (parcels === undefined) await prepareDatabase(db, { sandboxSeed: seed });
+    else await seedScaled(db, seed, parcels);
+    // fresh statistics, so both servers' identical queries get the same, index-using plan
+    await db.exec('ANALYZE cadastre.parcel');
+  } finally {
+    await db.close();
+  }
+}
+
+async function seedScaled(db: Database, seed: number, parcels: number): Promise<void> {
+  await migrate(db);
+  if (await isSandboxLoaded(db, { seed, parcels })) return;
+  process.stdout.write(`seeding a sandbox of about ${parcels.toLocaleString('en-AU')} parcels (minutes)...\n`);
+  let reported = 0;
+  const summary = await seedSandbox(db, {
+    seed,
+    parcels,
+    onProgress: (done, total) => {
+      if (done - reported < total / 10 && done !== total) return;
+      reported = done;
+      process.stdout.write(`  ${done.toLocaleString('en-AU')} / ${total.toLocaleString('en-AU')} parcels\n`);
+    },
+  });
+  process.stdout.write(`seeded ${summary.parcels} parcels in ${(summary.ms / 1000).toFixed(0)} s\n`);
+}
+
+async function withDatabase<T>(url: string, work: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase({ databaseUrl: url, dataDir: '.landgraph-bench' });
+  try {
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * `count` sandbox parcels chosen by a seeded hash of their key (the same parcels every run on
+ * the same data), each with ST_PointOnSurface: a point guaranteed inside the parcel.
+ */
+export function benchPoints(url: string, count: number, seed: number): Promise<BenchPoint[]> {
+  return withDatabase(url, async (db) => {
+    const rows = await db.query<BenchPoint>(
+      `SELECT state, pfi, ST_Y(pt) AS lat, ST_X(pt) AS lng
+       FROM (
+         SELECT p.state, p.parcel_pfi AS pfi, ST_PointOnSurface(p.geom) AS pt
+         FROM cadastre.parcel p
+         WHERE p.dataset = 'sandbox'
+         ORDER BY md5(p.state || ':' || p.parcel_pfi || ':' || $1::text)
+         LIMIT $2
+       ) chosen`,
+      [String(seed), count],
+    );
+    if (rows.length === 0) throw new Error('The benchmark database holds no sandbox parcels.');
+    return rows.map((r) => ({ ...r, lat: Number(r.lat), lng: Number(r.lng) }));
+  });
+}
+
+export function databaseFacts(url: string): Promise<DatabaseFacts> {
+  return withDatabase(url, async (db) => {
+    const [row] = await db.query<{ postgres: string; postgis: string; parcels: number }>(
+      `SELECT current_setting('server_version') AS postgres, postgis_lib_version() AS postgis,
+              (SELECT count(*)::int FROM cadastre.parcel WHERE dataset = 'sandbox') AS parcels`,
+    );
+    if (!row) throw new Error('No answer from the benchmark database.');
+    return row;
+  });
+}

@@ -1,0 +1,261 @@
+/**
+ * `npm run bench`: GET /api/cadastre/lookup through the facade against a bare node:http + pg
+ * server running the same SQL on the same PostgreSQL, same points, same load, same run.
+ * Bounded: loopback only, every phase has a fixed duration, children are stopped on any exit.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
+import { loadConfig } from '../core/config.ts';
+import type { Headers } from './api-key.ts';
+import { benchHeaders } from './api-key.ts';
+import type { BenchPoint } from './database.ts';
+import { benchPoints, databaseFacts, DEFAULT_BENCH_DATABASE_URL, prepareBenchDatabase } from './database.ts';
+import type { LoadOptions, Measurement, Target } from './load.ts';
+import { measure, stopLoad, warmUp } from './load.ts';
+import type { Child } from './processes.ts';
+import { freePort, startChild, stopAllChildren, stopChildrenOnExit, waitUntilAnswering } from './processes.ts';
+import type { Window } from './profile.ts';
+import { monotonicUs, summariseProfiles } from './profile.ts';
+import type { RouteResult, RunFacts } from './report.ts';
+import { resultsTable, section, verdict, writeDocs } from './report.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+const PROFILE_DIR = fileURLToPath(new URL('../.landgraph-bench/profiles', import.meta.url));
+const START_TIMEOUT_MS = 180_000;
+const PARITY_SAMPLES = 20;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
+      'initial-warmup': { type: 'string', default: '15' },
+      rounds: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '16' },
+      'quiet-wait': { type: 'string', default: '120' },
+      points: { type: 'string', default: '2000' },
+      pool: { type: 'string', default: '10' },
+      parcels: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      'no-docs': { type: 'boolean', default: false },
+    },
+  });
+  const int = (name: string, value: string, min: number, max: number) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer ${min}..${max}`);
+    return n;
+  };
+  return {
+    load: {
+      durationS: int('duration', values.duration, 1, 300),
+      warmupS: int('warmup', values.warmup, 0, 60),
+      connections: int('connections', values.connections, 1, 256),
+      quietWaitS: int('quiet-wait', values['quiet-wait'], 0, 1800),
+    } satisfies LoadOptions,
+    initialWarmupS: int('initial-warmup', values['initial-warmup'], 0, 120),
+    rounds: int('rounds', values.rounds, 1, 10),
+    points: int('points', values.points, 1, 100_000),
+    poolMax: int('pool', values.pool, 1, 90),
+    parcels: values.parcels === undefined ? undefined : int('parcels', values.parcels, 600, 5_000_000),
+    profile: values.profile,
+    docs: !values['no-docs'],
+  };
+}
+
+type Servers = { bare: Child; facade: Child; facadeCommand: string };
+
+async function startServers(databaseUrl: string, poolMax: number, scaled: boolean, profile: boolean): Promise<Servers> {
+  const [barePort, facadePort, subgraphBasePort] = [await freePort(), await freePort(), await freePort()];
+  const common = { DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: String(poolMax), NODE_ENV: 'production' };
+  const bare = startChild('bare', ['--import', 'tsx', 'bench/bare-server.ts'], {
+    cwd: ROOT,
+    url: `http://127.0.0.1:${barePort}`,
+    env: { ...common, PORT: String(barePort) },
+  });
+  const entry = scaled ? ['--import', 'tsx', 'bench/facade-server.ts'] : ['bin/landgraph.js', 'serve'];
+  const prof = profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const facade = startChild('facade', [...prof, ...entry], {
+    cwd: ROOT,
+    url: `http://127.0.0.1:${facadePort}`,
+    echo: true,
+    env: {
+      ...common,
+      PORT: String(facadePort),
+      HOST: '127.0.0.1',
+      LANDGRAPH_MODE: 'embedded',
+      LANDGRAPH_LOG_LEVEL: 'warn',
+      LANDGRAPH_SUBGRAPH_BASE_PORT: String(subgraphBasePort),
+      LANDGRAPH_DATA_DIR: '.landgraph-bench',
+    },
+  });
+  await Promise.all([
+    waitUntilAnswering(bare, '/api/health', START_TIMEOUT_MS),
+    waitUntilAnswering(facade, '/api/health', START_TIMEOUT_MS),
+  ]);
+  return { bare, facade, facadeCommand: `node ${[...prof, ...entry].join(' ')}` };
+}
+
+function pidOf(child: Child): number {
+  if (child.process.pid === undefined) throw new Error(`${child.name} has no process id`);
+  return child.process.pid;
+}
+
+const fetchJson = async (url: string, headers: Headers): Promise<unknown> => (await fetch(url, { headers })).json();
+
+/** The two servers must answer the same JSON, or the comparison means nothing. */
+async function checkParity(servers: Servers, paths: readonly string[], headers: Headers): Promise<void> {
+  for (const path of paths.slice(0, PARITY_SAMPLES)) {
+    const [bare, facade] = await Promise.all([
+      fetchJson(`${servers.bare.url}${path}`, headers),
+      fetchJson(`${servers.facade.url}${path}`, headers),
+    ]);
+    if (!isDeepStrictEqual(bare, facade)) {
+      throw new Error(
+        `The servers disagree on ${path}:\nbare:   ${JSON.stringify(bare)}\nfacade: ${JSON.stringify(facade)}`,
+      );
+    }
+  }
+}
+
+function routes(points: readonly BenchPoint[]) {
+  const at = (p: BenchPoint) => `/api/cadastre/lookup?lat=${p.lat}&lng=${p.lng}&state=${p.state}`;
+  const byPfi = (p: BenchPoint) => `/api/cadastre/lookup?pfi=${encodeURIComponent(p.pfi)}&state=${p.state}`;
+  return [
+    { route: 'lookup by point', paths: points.map(at) },
+    { route: 'lookup by pfi', paths: points.map(byPfi) },
+  ];
+}
+
+function line(server: string, m: Measurement): string {
+  return `  ${server.padEnd(6)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50.toFixed(2)} ms  p99 ${m.p99.toFixed(2)} ms  CPU ms/req: server ${m.cpuMsPerRequest.toFixed(3)}, postgres ${m.postgresMsPerRequest.toFixed(3)}, autocannon ${m.loadGeneratorMsPerRequest.toFixed(3)}  machine ${m.machineBusyCores.toFixed(2)} cores busy (${m.backgroundCores.toFixed(2)} before)  (${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors)\n`;
+}
+
+/** The code measured: the commit, and whether the work tree held changes on top of it. */
+function codeVersion(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes' : ''}`;
+  } catch {
+    return 'unknown (no git)';
+  }
+}
+
+type Options = ReturnType<typeof options>;
+type Plan = ReturnType<typeof routes>;
+const better = (a: Measurement | undefined, b: Measurement) => (a && a.rps >= b.rps ? a : b);
+
+/**
+ * A first warm-up of every route on each server (a fresh facade needs tens of seconds of load
+ * before its JIT settles), then `rounds` rounds of every route on both servers, alternating
+ * which server goes first; the best round of each server and route is kept, since on a shared
+ * machine a round's only error is other work slowing it down.
+ */
+async function measureAll(
+  servers: Servers,
+  plan: Plan,
+  opts: Options,
+  target: (server: 'bare' | 'facade') => Target,
+  facadeWindows: Window[],
+) {
+  const mixed = plan[0]?.paths.flatMap((path, i) => plan.map((r) => r.paths[i] ?? path)) ?? [];
+  process.stdout.write(`warming both servers up: ${opts.initialWarmupS} s each
+`);
+  for (const server of ['bare', 'facade'] as const) {
+    await warmUp(target(server), mixed, opts.load.connections, opts.initialWarmupS);
+  }
+  const best = plan.map((): Partial<Record<'bare' | 'facade', Measurement>> => ({}));
+  for (let round = 0; round < opts.rounds; round += 1) {
+    for (const [index, r] of plan.entries()) {
+      process.stdout
+        .write(`${r.route}, round ${round + 1}/${opts.rounds}: ${opts.load.warmupS} s warm-up + ${opts.load.durationS} s
+`);
+      const order = (index + round) % 2 === 0 ? (['bare', 'facade'] as const) : (['facade', 'bare'] as const);
+      for (const server of order) {
+        const fromUs = monotonicUs() + opts.load.warmupS * 1e6;
+        const m = await measure(target(server), r.paths, opts.load);
+        if (server === 'facade') facadeWindows.push({ fromUs, toUs: monotonicUs() });
+        process.stdout.write(line(server, m));
+        const kept = best[index];
+        if (kept) kept[server] = better(kept[server], m);
+      }
+    }
+  }
+  return plan.map((r, index): RouteResult => {
+    const { bare, facade } = best[index] ?? {};
+    if (!bare || !facade) throw new Error('a measurement is missing');
+    return { route: r.route, bare, facade };
+  });
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  stopChildrenOnExit(stopLoad);
+  // a scaled sandbox gets its own database, so switching sizes does not reseed each time
+  const databaseUrl =
+    process.env.BENCH_DATABASE_URL ??
+    (opts.parcels === undefined ? DEFAULT_BENCH_DATABASE_URL : `${DEFAULT_BENCH_DATABASE_URL}_p${opts.parcels}`);
+  const seed = loadConfig().sandboxSeed;
+  process.stdout.write(`preparing ${new URL(databaseUrl).pathname.slice(1)} (seed ${seed})\n`);
+  await prepareBenchDatabase(databaseUrl, seed, opts.parcels);
+  const [points, db] = await Promise.all([benchPoints(databaseUrl, opts.points, seed), databaseFacts(databaseUrl)]);
+  const servers = await startServers(databaseUrl, opts.poolMax, opts.parcels !== undefined, opts.profile);
+  const plan = routes(points);
+  const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  const firstPath = plan[0]?.paths[0] ?? '/api/cadastre/lookup';
+  const headers = await benchHeaders(ROOT, `${servers.facade.url}${firstPath}`, databaseUrl);
+  for (const r of plan) await checkParity(servers, r.paths, headers);
+  const notes = [
+    `Both servers answered identical JSON for the first ${PARITY_SAMPLES} paths of each route (checked before measuring).`,
+    headers.authorization
+      ? 'The facade authenticated a test key on every request (auth, rate limit, metering included); the bare server gets the same header and ignores it.'
+      : 'The facade answered without an API key.',
+  ];
+  const facadeWindows: Window[] = [];
+
+  const target = (server: 'bare' | 'facade'): Target => ({
+    url: servers[server].url,
+    pid: pidOf(servers[server]),
+    database,
+    headers,
+  });
+  const results = await measureAll(servers, plan, opts, target, facadeWindows);
+  await stopAllChildren();
+
+  const facts: RunFacts = {
+    date: new Date().toISOString().slice(0, 10),
+    cpus: cpus()[0]?.model.trim() ?? 'unknown CPU',
+    nproc: cpus().length,
+    node: process.version,
+    postgres: db.postgres,
+    postgis: db.postgis,
+    parcels: db.parcels,
+    points: points.length,
+    poolMax: opts.poolMax,
+    facadeCommand: servers.facadeCommand,
+    code: codeVersion(),
+    rounds: opts.rounds,
+    initialWarmupS: opts.initialWarmupS,
+    ...opts.load,
+  };
+  process.stdout.write(`\n${resultsTable(results)}\n\n${verdict(results)}\n`);
+  if (opts.profile) process.stdout.write(`\n${summariseProfiles(PROFILE_DIR, facadeWindows)}\n`);
+  // a profiled facade runs slower than a plain one: its figures stay out of the docs
+  if (opts.docs && !opts.profile) {
+    writeDocs(DOCS, facts.parcels, section(facts, results, notes));
+    process.stdout.write(`\nwrote ${DOCS}\n`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  async (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    await stopAllChildren();
+    process.exit(1);
+  },
+);
