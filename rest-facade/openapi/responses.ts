@@ -255,7 +255,7 @@ export function routeResponses(
   out.raised('404', 'NOT_FOUND', doc?.raises?.[404]);
   out.responses['405'] = {
     description: 'Another method on this path; Allow lists the ones it takes.',
-    headers: refs('Allow'),
+    headers: refs('Allow', 'X-Request-Id'),
     // app.ts answers a wrong method before the route runs, always in the plain shape.
     content: json(
       ERROR_SCHEMA.plain,
