@@ -3,6 +3,8 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { GraphQLFormattedError } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
+import type { ErrorCode } from '../core/errors.ts';
+import { ErrorCodes } from '../core/errors.ts';
 import { logger } from '../core/logger.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
@@ -46,6 +48,13 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
     // The process drains HTTP first and then stops the graph (cli/serve.ts); Apollo stopping
     // itself on SIGTERM would fail the requests still in flight.
     stopOnTerminationSignals: false,
+    // Apollo spends extensions.http on the response status and drops it; GraphQL clients get
+    // it back beside the code, so they see the same status a REST caller would.
+    formatError: (formatted) => {
+      const code = formatted.extensions?.code;
+      if (typeof code !== 'string' || !(code in ErrorCodes)) return formatted;
+      return { ...formatted, extensions: { ...formatted.extensions, http: { status: ErrorCodes[code as ErrorCode] } } };
+    },
     plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
   });
   await apollo.start();

@@ -1,4 +1,9 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO_SCOPES } from '../core/scopes.ts';
+import { DEMO_DAILY_CAP, ensureDemoKey } from '../platform/demo-key.ts';
 import request from 'supertest';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { setLogLevel } from '../core/logger.ts';
@@ -143,6 +148,39 @@ describe('authentication', () => {
   });
 });
 
+describe('key settings', () => {
+  it('grants the bulk_export capability only when asked and refuses unknown scopes or capabilities', async () => {
+    const plain = await t.runtime.keys.create({ name: 'plain', kind: 'live', scopes: ['cadastre.read'] });
+    expect(plain.key.capabilities).toEqual([]);
+    const exporter = await t.runtime.keys.create({
+      name: 'exporter',
+      kind: 'live',
+      scopes: ['cadastre.read'],
+      capabilities: ['bulk_export'],
+    });
+    expect(exporter.key.capabilities).toEqual(['bulk_export']);
+    await expect(t.runtime.keys.create({ name: 'x', kind: 'live', scopes: ['cadastre.write'] })).rejects.toThrow(
+      /Unknown scope: cadastre.write/,
+    );
+    await expect(
+      t.runtime.keys.create({ name: 'x', kind: 'live', scopes: ['cadastre.read'], capabilities: ['everything'] }),
+    ).rejects.toThrow(/Unknown capability: everything/);
+  });
+
+  it('makes one read-only, daily-capped demo key for the embedded default and reuses it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'landgraph-demo-'));
+    try {
+      const secret = await ensureDemoKey(t.runtime.keys, dir);
+      expect(await ensureDemoKey(t.runtime.keys, dir)).toBe(secret);
+      const key = (await t.runtime.keys.authenticate(secret))!;
+      expect(key).toMatchObject({ kind: 'test', dailyCap: DEMO_DAILY_CAP, scopes: [...DEMO_SCOPES] });
+      expect(key.scopes).not.toContain('enrich.submit');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('scopes', () => {
   it("answers 403 'Missing scope: <scope>' when the key lacks the route's scope", async () => {
     const secret = await createTestKey(t.runtime, { scopes: ['planning.read'] });
@@ -180,7 +218,7 @@ describe('scopes', () => {
     expect(res.body.errors[0]).toMatchObject({
       message: 'Missing scope: planning.read',
       path: ['propertyByGnafPid', 'planning'],
-      extensions: { code: 'FORBIDDEN' },
+      extensions: { code: 'FORBIDDEN', http: { status: 403 } },
     });
   });
 
