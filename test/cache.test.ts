@@ -1,27 +1,11 @@
+import { REDIS_URL, redisReachable } from './support/redis-server.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import type { Cache } from '../core/cache.ts';
 import { MemoryCache, RedisCache } from '../core/cache.ts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
 const implementations: Array<[string, () => Promise<Cache | undefined>]> = [
   ['in-process', async () => new MemoryCache()],
-  ['redis', async () => ((await redisReachable()) ? RedisCache.connect(REDIS_URL) : undefined)],
+  ['redis', async () => ((await redisReachable(REDIS_URL)) ? RedisCache.connect(REDIS_URL) : undefined)],
 ];
 
 describe.each(implementations)('%s cache', (_name, open) => {

@@ -1,3 +1,4 @@
+import { REDIS_URL, redisReachable } from './support/redis-server.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { logger } from '../core/logger.ts';
@@ -12,31 +13,16 @@ import {
   rateLimitHeaders,
 } from '../core/rate-limit.ts';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NO_REDIS = 'no Redis reachable at REDIS_URL or 127.0.0.1:6379';
 const RUN = `rl-test:${process.pid}:${Date.now()}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
 /** The limiter under test and, for Redis, the connection it uses, to look at what it stored. */
 type Subject = { limiter: RateLimiter; redis?: Redis };
 
 async function openRedisSubject(): Promise<Subject | undefined> {
-  if (!(await redisReachable())) return undefined;
+  if (!(await redisReachable(REDIS_URL))) return undefined;
   // Made as openRateLimiter makes it, so the suite runs against the production connection settings.
   const redis = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);

@@ -7,6 +7,23 @@ import { Redis } from 'ioredis';
 export const HAS_REDIS_SERVER = !spawnSync('redis-server', ['--version']).error;
 export const NO_REDIS_SERVER = 'redis-server is not on PATH';
 
+/** The Redis the suite may use: REDIS_URL, else the machine's usual one. */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export async function redisReachable(url: string): Promise<boolean> {
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function freePort(): Promise<number> {
