@@ -11,6 +11,7 @@ import { isSandboxLoaded, isSandboxLoadedAtAnySize, sandboxSamples, seedSandbox 
 import { layoutBlock } from '../prisma/sandbox/lots.ts';
 import { Rng } from '../prisma/sandbox/random.ts';
 import type { SandboxTable, SandboxTables } from '../prisma/sandbox/rows.ts';
+import { emptyTables } from '../prisma/sandbox/batcher.ts';
 
 const SEED = 20261122;
 const TEST_DATABASE = 'landgraph_sandbox_test';
@@ -28,17 +29,7 @@ function add<T extends SandboxTable>(all: Collected, table: T, rows: SandboxTabl
 }
 
 function collect(seed: number): Collected {
-  const all: Collected = {
-    locality: [],
-    street_locality: [],
-    address_detail: [],
-    parcel: [],
-    cadastre_coverage: [],
-    zone: [],
-    overlay: [],
-    planning_coverage: [],
-    dataset_source: [],
-  };
+  const all: Collected = emptyTables();
   for (const batch of generateSandbox({ seed })) add(all, batch.table, batch.rows);
   return all;
 }

@@ -6,6 +6,21 @@ import type { SandboxBatch, SandboxTable, SandboxTables } from './rows.ts';
 
 type Buffers = { [T in SandboxTable]: SandboxTables[T][] };
 
+/** One empty row list per table: the shape every collector of generated rows starts from. */
+export function emptyTables(): Buffers {
+  return {
+    locality: [],
+    street_locality: [],
+    address_detail: [],
+    parcel: [],
+    cadastre_coverage: [],
+    zone: [],
+    overlay: [],
+    planning_coverage: [],
+    dataset_source: [],
+  };
+}
+
 // One wrapper per table: building the batch where the table is a literal keeps its rows' type.
 const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } = {
   locality: (rows) => ({ table: 'locality', rows }),
@@ -33,17 +48,7 @@ const TABLE_ORDER: readonly SandboxTable[] = [
 ];
 
 export class Batcher {
-  private readonly buffers: Buffers = {
-    locality: [],
-    street_locality: [],
-    address_detail: [],
-    parcel: [],
-    cadastre_coverage: [],
-    zone: [],
-    overlay: [],
-    planning_coverage: [],
-    dataset_source: [],
-  };
+  private readonly buffers: Buffers = emptyTables();
 
   constructor(private readonly batchRows: number) {}
 

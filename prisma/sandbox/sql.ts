@@ -29,6 +29,30 @@ FROM unnest($2::text[], $3::text[], $4::text[]) AS t(state, name, wkt)`,
     ),
 });
 
+/** Zones and overlays share the Vicmap Planning layout; only their code columns are named apart. */
+function planningPolygons<
+  Row extends { id: string; state: string; scheme_code: string; lga_code: string; lga_name: string; wkt: string },
+>(table: string, kind: 'zone' | 'overlay', codeAndDescription: (row: Row) => [string, string]): Writer<Row> {
+  return {
+    sql: `INSERT INTO ${table} (dataset, id, state, scheme_code, ${kind}_code, ${kind}_description, lga_code, lga_name, geom)
+SELECT $1::text, t.id, t.state, t.scheme_code, t.code, t.description, t.lga_code, t.lga_name, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+  AS t(id, state, scheme_code, code, description, lga_code, lga_name, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.scheme_code,
+        (r) => codeAndDescription(r)[0],
+        (r) => codeAndDescription(r)[1],
+        (r) => r.lga_code,
+        (r) => r.lga_name,
+        (r) => r.wkt,
+      ),
+  };
+}
+
 export const WRITERS: { [T in SandboxTable]: Writer<SandboxTables[T]> } = {
   locality: {
     sql: `INSERT INTO address.locality (dataset, locality_pid, locality_name, state, postcode, lga_code, lga_name)
@@ -110,42 +134,8 @@ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
       ),
   },
   cadastre_coverage: coverage('cadastre.coverage'),
-  zone: {
-    sql: `INSERT INTO planning.zone (dataset, id, state, scheme_code, zone_code, zone_description, lga_code, lga_name, geom)
-SELECT $1::text, t.id, t.state, t.scheme_code, t.code, t.description, t.lga_code, t.lga_name, ${polygon}
-FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-  AS t(id, state, scheme_code, code, description, lga_code, lga_name, wkt)`,
-    params: (rows) =>
-      columns(
-        rows,
-        (r) => r.id,
-        (r) => r.state,
-        (r) => r.scheme_code,
-        (r) => r.zone_code,
-        (r) => r.zone_description,
-        (r) => r.lga_code,
-        (r) => r.lga_name,
-        (r) => r.wkt,
-      ),
-  },
-  overlay: {
-    sql: `INSERT INTO planning.overlay (dataset, id, state, scheme_code, overlay_code, overlay_description, lga_code, lga_name, geom)
-SELECT $1::text, t.id, t.state, t.scheme_code, t.code, t.description, t.lga_code, t.lga_name, ${polygon}
-FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-  AS t(id, state, scheme_code, code, description, lga_code, lga_name, wkt)`,
-    params: (rows) =>
-      columns(
-        rows,
-        (r) => r.id,
-        (r) => r.state,
-        (r) => r.scheme_code,
-        (r) => r.overlay_code,
-        (r) => r.overlay_description,
-        (r) => r.lga_code,
-        (r) => r.lga_name,
-        (r) => r.wkt,
-      ),
-  },
+  zone: planningPolygons('planning.zone', 'zone', (r) => [r.zone_code, r.zone_description]),
+  overlay: planningPolygons('planning.overlay', 'overlay', (r) => [r.overlay_code, r.overlay_description]),
   planning_coverage: coverage('planning.coverage'),
   dataset_source: {
     sql: `INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
