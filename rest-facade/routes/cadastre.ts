@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import { AppError } from '../../core/errors.ts';
+import { detectState } from '../../core/geo.ts';
 import type { LayerStatus } from '../../core/layer.ts';
 import { assertBBox, assertPoint } from '../../core/validate.ts';
 import { unwrap } from '../graph-result.ts';
@@ -123,12 +124,16 @@ export const cadastreLookup = defineRoute({
       );
     }
     const byPfi = q.pfi !== undefined;
+    // state defaults to VIC (spec 4.2): a point elsewhere is the commonest cause of a miss, so say where it looks to be.
+    const likelyState = byPfi ? undefined : detectState(q.lng as number, q.lat as number);
+    const stateHint =
+      likelyState && likelyState !== q.state
+        ? `This point looks to be in ${likelyState}: pass state=${likelyState}.`
+        : 'If the point is in another state, pass state=<code>.';
     throw new AppError(
       'NOT_FOUND',
       byPfi ? `No parcel with PFI ${q.pfi} in ${q.state}.` : `No parcel found at this point in ${q.state}.`,
-      layer.status === 'not_covered'
-        ? `${layer.message ?? ''} If the point is in another state, pass state=<code>.`.trim()
-        : (layer.message ?? undefined),
+      layer.status === 'not_covered' ? `${layer.message ?? ''} ${stateHint}`.trim() : (layer.message ?? undefined),
     );
   },
 });

@@ -96,7 +96,7 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
         const wrongState = await get('/api/cadastre/lookup')
           .query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng, state: 'NSW' })
           .expect(404);
-        expect(wrongState.body.hint).toMatch(/state=/);
+        expect(wrongState.body.hint).toMatch(/looks to be in VIC: pass state=VIC/);
         const unknownPfi = await get('/api/cadastre/lookup').query({ pfi: '999999999999', state: 'VIC' }).expect(404);
         expect(unknownPfi.body.error).toBe('No parcel with PFI 999999999999 in VIC.');
       });
