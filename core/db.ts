@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -77,9 +78,29 @@ function prismaClient(adapter: Adapter, options: OpenOptions): PrismaClient {
   return prisma;
 }
 
+const statementNames = new Map<string, string>();
+
+/**
+ * Names each distinct SQL text so every pooled connection prepares it once and then only
+ * binds and executes: the layers send the same few spatial statements over and over, and
+ * parsing and planning them again each time was PostgreSQL's largest cost per lookup.
+ */
+function statementName(query: { sql: string }): string {
+  let name = statementNames.get(query.sql);
+  if (!name) {
+    name = `lg_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`;
+    if (statementNames.size > 5_000) statementNames.clear();
+    statementNames.set(query.sql, name);
+  }
+  return name;
+}
+
 function postgresDatabase(url: string, kind: DatabaseKind, max: number, options: OpenOptions): Database {
   const pool = new pg.Pool({ connectionString: url, max });
-  const prisma = prismaClient(new PrismaPg(pool), options);
+  // Not over PGlite's socket: its connections share one backend, where a second connection
+  // preparing the same statement name would collide.
+  const adapter = new PrismaPg(pool, kind === 'postgres' ? { statementNameGenerator: statementName } : {});
+  const prisma = prismaClient(adapter, options);
   return {
     kind,
     prisma,
