@@ -37,6 +37,12 @@ export interface Database {
 }
 
 const SOCKET_FILE = 'socket.json';
+/**
+ * Marks a URL as PGlite's socket, so a process handed it as DATABASE_URL (a subgraph in
+ * distributed mode) still knows it is not a real PostgreSQL server.
+ */
+const PGLITE_MARK = 'application_name=landgraph-pglite';
+const pgliteUrl = (port: number) => `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable&${PGLITE_MARK}`;
 
 type SocketRecord = { port: number; pid: number };
 
@@ -181,7 +187,7 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
   return {
     kind: 'pglite',
     prisma,
-    url: `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    url: pgliteUrl(port),
     async exec(sql) {
       try {
         await db.exec(sql);
@@ -220,16 +226,11 @@ export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolMax'>>,
   options: OpenOptions = {},
 ): Promise<Database> {
-  if (config.databaseUrl)
-    return postgresDatabase(config.databaseUrl, 'postgres', config.databasePoolMax ?? 10, options);
-  const owner = readSocketRecord(config.dataDir);
-  if (owner) {
-    return postgresDatabase(
-      `postgresql://postgres@127.0.0.1:${owner.port}/postgres?sslmode=disable`,
-      'pglite',
-      2,
-      options,
-    );
+  if (config.databaseUrl) {
+    const kind = config.databaseUrl.includes(PGLITE_MARK) ? 'pglite' : 'postgres';
+    return postgresDatabase(config.databaseUrl, kind, config.databasePoolMax ?? 10, options);
   }
+  const owner = readSocketRecord(config.dataDir);
+  if (owner) return postgresDatabase(pgliteUrl(owner.port), 'pglite', 2, options);
   return pgliteDatabase(config.dataDir, options);
 }
