@@ -1,4 +1,4 @@
-import { REDIS_URL, redisReachable } from './support/redis-server.ts';
+import { NO_REDIS, REDIS_URL, redisReachable } from './support/redis-server.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../core/cache.ts';
 import { MemoryCache, RedisCache } from '../core/cache.ts';
@@ -18,7 +18,7 @@ describe.each(implementations)('%s cache', (_name, open) => {
 
   it('stores, expires and deletes values', async (ctx) => {
     cache = await open();
-    if (!cache) return ctx.skip('no Redis reachable at REDIS_URL or 127.0.0.1:6379');
+    if (!cache) return ctx.skip(NO_REDIS);
     await cache.set(`${prefix}a`, 'one', 60);
     expect(await cache.get(`${prefix}a`)).toBe('one');
     await cache.set(`${prefix}short`, 'gone soon', 1);
@@ -30,7 +30,7 @@ describe.each(implementations)('%s cache', (_name, open) => {
 
   it('counts atomically under concurrent increments', async (ctx) => {
     cache ??= await open();
-    if (!cache) return ctx.skip('no Redis reachable at REDIS_URL or 127.0.0.1:6379');
+    if (!cache) return ctx.skip(NO_REDIS);
     const key = `${prefix}counter`;
     const results = await Promise.all(Array.from({ length: 50 }, () => cache!.increment(key, 2, 60)));
     expect(Math.max(...results)).toBe(100);

@@ -1,4 +1,4 @@
-import { REDIS_URL, redisReachable } from './support/redis-server.ts';
+import { NO_REDIS, REDIS_URL, redisReachable } from './support/redis-server.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { logger } from '../core/logger.ts';
@@ -13,7 +13,6 @@ import {
   rateLimitHeaders,
 } from '../core/rate-limit.ts';
 
-const NO_REDIS = 'no Redis reachable at REDIS_URL or 127.0.0.1:6379';
 const RUN = `rl-test:${process.pid}:${Date.now()}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,11 +6,27 @@ import { Redis } from 'ioredis';
 /** A real, throwaway redis-server on a free loopback port, for outage tests. */
 export const HAS_REDIS_SERVER = !spawnSync('redis-server', ['--version']).error;
 export const NO_REDIS_SERVER = 'redis-server is not on PATH';
+export const NO_REDIS = 'no Redis reachable at REDIS_URL or 127.0.0.1:6379';
+
+// Skipping is for a developer's machine without the servers; CI has them, so there a missing
+// one is a failure rather than a quietly skipped suite.
+if (!HAS_REDIS_SERVER && process.env.CI) throw new Error(`${NO_REDIS_SERVER}, and CI must run the Redis outage tests`);
 
 /** The Redis the suite may use: REDIS_URL, else the machine's usual one. */
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/**
+ * Whether a Redis answers at `url`. When REDIS_URL was set explicitly (as CI sets it), an
+ * unreachable Redis fails the run instead of letting its tests skip.
+ */
 export async function redisReachable(url: string): Promise<boolean> {
+  const reachable = await probe(url);
+  if (!reachable && process.env.REDIS_URL)
+    throw new Error(`REDIS_URL is set to ${url} but Redis does not answer there`);
+  return reachable;
+}
+
+async function probe(url: string): Promise<boolean> {
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
   try {
