@@ -9,6 +9,7 @@ import { composeSupergraph } from '../gateway/compose.ts';
 import { runSeedCommand } from '../prisma/sandbox/cli.ts';
 import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { startDistributed } from './distributed.ts';
+import { runIngestCommand } from './ingest/cli.ts';
 import { runKeysCommand } from './keys.ts';
 import type { RunningServer } from './serve.ts';
 import { serve, stopOnSignals } from './serve.ts';
@@ -21,6 +22,8 @@ const USAGE = `Usage: landgraph <command>
   sandbox seed [--seed N] [--parcels N]
                             (re)load the deterministic sandbox dataset; --parcels scales it for benchmarks
   sandbox samples           print a handful of real sandbox points as JSON
+  ingest gnaf <folder> [--states VIC,NSW] [--dataset live] [--release NAME] [--force]
+                            load a G-NAF release (resumable; --force reloads completed files)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
   migrate                   apply pending database migrations
   compose [--out FILE]      compose the supergraph from the subgraph schemas (stdout or FILE)
@@ -88,6 +91,8 @@ export async function main(args: string[]): Promise<number> {
           return 0;
         }
         break;
+      case 'ingest':
+        return await runIngestCommand(args.slice(1));
       case 'keys':
         setLogLevel('warn');
         return await runKeysCommand(args.slice(1));

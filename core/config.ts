@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { StateCode } from './geo.ts';
+import { STATES, isStateCode } from './geo.ts';
 
 /**
  * The one place the environment is read. Every setting has its default here and a
@@ -17,6 +19,45 @@ const optionalUrl = (protocols: string[]) =>
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** An ArcGIS REST layer: `<service>/MapServer/<n>` or `<service>/FeatureServer/<n>`, over http(s). */
+const ARCGIS_LAYER = /\/(MapServer|FeatureServer)\/\d+\/?$/;
+
+type LiveLayers = Partial<Record<StateCode, string>>;
+
+/** Reads `VIC=https://.../MapServer/0,NSW=...`: each state at most once, each URL an ArcGIS layer. */
+function parseLiveLayers(value: string): LiveLayers | string {
+  const layers: LiveLayers = {};
+  for (const entry of value.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const match = /^([A-Za-z]+)\s*=\s*(\S+)$/.exec(entry);
+    if (!match) return `'${entry}' is not STATE=URL`;
+    const [, code = '', url = ''] = match;
+    const state = code.toUpperCase();
+    if (!isStateCode(state)) return `unknown state '${code}' (use ${STATES.join(', ')})`;
+    if (layers[state]) return `${state} is given twice`;
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (!parsed || !/^https?:$/.test(parsed.protocol)) return `${state}: '${url}' is not an http(s) URL`;
+    if (!ARCGIS_LAYER.test(parsed.pathname)) {
+      return `${state}: '${url}' is not an ArcGIS layer URL (.../MapServer/<n> or .../FeatureServer/<n>)`;
+    }
+    layers[state] = url.replace(/\/+$/, '');
+  }
+  return layers;
+}
+
+/** Per-state live cadastre layers; unset or empty means no live source anywhere. */
+const liveLayers = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const parsed = parseLiveLayers(value ?? '');
+    if (typeof parsed === 'string') {
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
 const EnvSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().default('127.0.0.1'),
@@ -28,6 +69,13 @@ const EnvSchema = z.object({
   LANDGRAPH_SUBGRAPH_BASE_PORT: port.default(4101),
   LANDGRAPH_SANDBOX_SEED: z.coerce.number().int().default(20261122),
   LANDGRAPH_LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  LANDGRAPH_CADASTRE_LIVE: liveLayers,
+  LANDGRAPH_CADASTRE_LIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  LANDGRAPH_OBJECT_STORE_DIR: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? resolve(value) : undefined)),
 });
 
 export type Config = {
@@ -41,6 +89,12 @@ export type Config = {
   subgraphBasePort: number;
   sandboxSeed: number;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** Live ArcGIS cadastre layer per state, asked where the mirrors do not reach; none when empty. */
+  cadastreLive: Partial<Record<StateCode, string>>;
+  /** Budget of one live cadastre call, all its pages included. */
+  cadastreLiveTimeoutMs: number;
+  /** Folder of the object-store mirror (parcel snapshot tiles); undefined: no object-store mirror. */
+  objectStoreDir: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -63,5 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subgraphBasePort: e.LANDGRAPH_SUBGRAPH_BASE_PORT,
     sandboxSeed: e.LANDGRAPH_SANDBOX_SEED,
     logLevel: e.LANDGRAPH_LOG_LEVEL,
+    cadastreLive: e.LANDGRAPH_CADASTRE_LIVE,
+    cadastreLiveTimeoutMs: e.LANDGRAPH_CADASTRE_LIVE_TIMEOUT_MS,
+    objectStoreDir: e.LANDGRAPH_OBJECT_STORE_DIR,
   };
 }

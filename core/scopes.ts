@@ -64,11 +64,16 @@ export function isCapability(value: string): value is Capability {
  */
 export const FIELD_SCOPES: Record<string, readonly Scope[]> = {
   'Query.propertyByGnafPid': ['property-graph.read', 'address.read', 'cadastre.read', 'planning.read'],
+  'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
+  'Query.suggestAddresses': ['locality.read'],
+  'Query.addressesOnParcel': ['cadastre.read', 'address.read'],
   'Query.propertyAt': ['property-graph.read', 'cadastre.read', 'planning.read'],
   'Query.propertyByParcel': ['property-graph.read', 'cadastre.read', 'planning.read'],
   'Query.parcelAt': ['cadastre.read'],
   'Query.parcelByPfi': ['cadastre.read'],
   'Query.parcelsInBBox': ['cadastre.read'],
+  'Query.parcelsByLotPlan': ['cadastre.read'],
+  'Query.parseLotReference': ['cadastre.read'],
   'Query.planningAt': ['planning.read'],
   'Property.address': ['address.read', 'property-graph.read', 'locality.read'],
   'Property.cadastre': ['cadastre.read'],

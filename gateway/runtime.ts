@@ -42,8 +42,13 @@ export async function prepareDatabase(db: Database, config: Pick<Config, 'sandbo
   }
 }
 
-export function buildSubgraphs(db: Database, catalog: ProvenanceCatalog): Record<SubgraphName, Subgraph> {
-  const deps = { db, catalog };
+/** `config` carries the settings subgraphs read beyond the database (the cadastre's fallback sources). */
+export function buildSubgraphs(
+  db: Database,
+  catalog: ProvenanceCatalog,
+  config?: Config,
+): Record<SubgraphName, Subgraph> {
+  const deps = { db, catalog, config };
   const built: Partial<Record<SubgraphName, Subgraph>> = {};
   for (const name of SUBGRAPH_NAMES) built[name] = SUBGRAPHS[name](deps);
   return built as Record<SubgraphName, Subgraph>;
@@ -67,7 +72,7 @@ export async function startRuntime(
         ) as Record<SubgraphName, string>);
   const graph = subgraphUrls
     ? await createGraph({ kind: 'distributed', urls: subgraphUrls })
-    : await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog) });
+    : await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog, config) });
   const cache = await openCache(config.redisUrl);
   const limiter = await openRateLimiter(config.redisUrl);
   const meter = new UsageMeter(db);

@@ -19,9 +19,16 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const BODY_LIMIT = '1mb';
 export const API_VERSION = '1.0.0';
 
-/** Header values must be Latin-1: anything else in a credit is spelled out in ASCII. */
-function headerSafe(value: string): string {
-  return value.replace(/[\u2013\u2014]/g, '-').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+/**
+ * Header values go out as ASCII: Node writes them as UTF-8 bytes beside a string body, which a
+ * client reading Latin-1 shows as "Â©". The usual marks of a credit line are spelled out.
+ */
+export function headerSafe(value: string): string {
+  return value
+    .replace(/[\u2013\u2014]/g, '-')
+    .replace(/\u00a9/g, '(c)')
+    .replace(/\u00ae/g, '(R)')
+    .replace(/[^\x20-\x7e]/g, '?');
 }
 
 export function setCreditHeaders(res: Response, credit: Credit): void {
@@ -62,7 +69,8 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
       return;
     }
     try {
-      const parsed = route.query.safeParse(req.query);
+      // path parameters (/lot-detail/:propertyId) are validated with the query, and win over a query namesake
+      const parsed = route.query.safeParse({ ...req.query, ...req.params });
       if (!parsed.success) {
         const message = parsed.error.issues.map((issue) => issue.message).join(' ');
         throw new AppError('BAD_REQUEST', message, 'See /openapi.json for the parameters of this route.');

@@ -95,7 +95,9 @@ function accessSentence(route: RouteDefinition): string {
 
 function operation(route: RouteDefinition, methodsOfPath: string[]): OperationObject {
   const doc = ROUTE_DOCS[routeKey(route)];
-  const parameters = [...pathParameters(route.path), ...queryParameters(route.query)];
+  const inPath = pathParameters(route.path);
+  // a path parameter is validated by the same schema as the query, but documented once, in the path
+  const parameters = [...inPath, ...queryParameters(route.query).filter((p) => !inPath.some((q) => q.name === p.name))];
   const scope = routeScope(route);
   const words = [doc?.notes, accessSentence(route)];
   if (route.access !== 'open' && route.metered === false) words.push("Free: not counted against the key's quota.");

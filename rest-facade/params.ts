@@ -28,7 +28,9 @@ export const stateParam = z.string({ error: 'state must be a single value.' }).t
 
 export const textParam = (name: string, max = 200) =>
   z
-    .string({ error: `${name} must be a single value.` })
+    .string({
+      error: (issue) => (issue.input === undefined ? `${name} is required.` : `${name} must be a single value.`),
+    })
     .trim()
     .min(1, { error: `${name} must not be empty.` })
     .max(max, { error: `${name} must be at most ${max} characters.` });

@@ -10,7 +10,7 @@ import { SUBGRAPHS, subgraphPort } from './index.ts';
 export async function runSubgraphProcess(name: SubgraphName): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config);
-  const subgraph = SUBGRAPHS[name]({ db, catalog: new ProvenanceCatalog(db) });
+  const subgraph = SUBGRAPHS[name]({ db, catalog: new ProvenanceCatalog(db), config });
   const running = await listenSubgraph(subgraph, subgraphPort(name, config.subgraphBasePort), config.host);
   const stop = async () => {
     await running.stop();

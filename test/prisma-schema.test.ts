@@ -40,6 +40,9 @@ const COLUMN_TYPES: Record<string, string> = {
 /** What the migrated column's type must be for each Prisma field type (arrays are `_<type>`). */
 function expectedType(field: Field): string {
   if (typeof field.fieldType === 'object') return 'geometry';
+  // a native type attribute (@db.Date) names the column type itself
+  const native = field.attributes?.find((a) => a.group === 'db');
+  if (native) return native.name.toLowerCase();
   const base = COLUMN_TYPES[field.fieldType] ?? field.fieldType;
   return field.array ? `_${base}` : base;
 }

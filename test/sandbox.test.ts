@@ -12,6 +12,7 @@ import { layoutBlock } from '../prisma/sandbox/lots.ts';
 import { Rng } from '../prisma/sandbox/random.ts';
 import type { SandboxTable, SandboxTables } from '../prisma/sandbox/rows.ts';
 import { emptyTables } from '../prisma/sandbox/batcher.ts';
+import { AUTHORITY_ROWS, STREET_SUFFIXES, STREET_TYPES } from '../subgraphs/address/matching/vocabulary.ts';
 
 const SEED = 20261122;
 const TEST_DATABASE = 'landgraph_sandbox_test';
@@ -147,6 +148,61 @@ describe('sandbox generator', () => {
     expect(rows.street_locality.some((s) => s.street_suffix_code !== null)).toBe(true);
   });
 
+  it("abbreviates street types as G-NAF's STREET_TYPE_AUT does and spells them out in the search key", () => {
+    const abbreviation = new Map(STREET_TYPES.map((t) => [t.code, t.name]));
+    const suffixWord = (code: string | null) =>
+      code ? ` ${STREET_SUFFIXES[code as keyof typeof STREET_SUFFIXES]}` : '';
+    const streets = new Map(rows.street_locality.map((s) => [s.street_locality_pid, s]));
+    const localities = new Map(rows.locality.map((l) => [l.locality_pid, l]));
+    for (const a of rows.address_detail) {
+      const s = streets.get(a.street_locality_pid);
+      const l = localities.get(a.locality_pid);
+      if (!s || !l) throw new Error(`${a.gnaf_pid} cites a street or locality the sandbox lacks`);
+      const place = `${l.locality_name} ${l.state} ${l.postcode}`;
+      const number =
+        a.number_first === null
+          ? `LOT ${a.lot_number}`
+          : `${a.number_first}${a.number_last ? `-${a.number_last}` : ''}`;
+      const flat = a.flat_number === null ? '' : `UNIT ${a.flat_number}, `;
+      expect(a.formatted_address).toBe(
+        `${flat}${number} ${s.street_name} ${abbreviation.get(s.street_type_code)}${suffixWord(s.street_suffix_code)}, ${place}`,
+      );
+      expect(a.search_key).toBe(
+        `${number} ${s.street_name} ${s.street_type_code}${suffixWord(s.street_suffix_code)} ${place}`,
+      );
+    }
+    expect(rows.address_detail.some((a) => / ST, /.test(a.formatted_address))).toBe(true);
+    expect(rows.address_detail.some((a) => / AV, /.test(a.formatted_address))).toBe(true);
+  });
+
+  it("carries G-NAF's state, class, legal parcel and geocode level columns", () => {
+    expect(rows.state).toEqual([
+      { state_pid: '2', state_name: 'VICTORIA', state_abbreviation: 'VIC' },
+      { state_pid: '1', state_name: 'NEW SOUTH WALES', state_abbreviation: 'NSW' },
+      { state_pid: '3', state_name: 'QUEENSLAND', state_abbreviation: 'QLD' },
+    ]);
+    const pids = new Map(rows.state.map((s) => [s.state_abbreviation, s.state_pid]));
+    for (const l of rows.locality) {
+      expect(l.state_pid).toBe(pids.get(l.state));
+      expect(l.locality_class_code).toBe('G');
+    }
+    expect(rows.street_locality.every((s) => s.street_class_code === 'C')).toBe(true);
+    const parcels = new Map(rows.parcel.map((p) => [`${p.state}:${p.parcel_pfi}`, p]));
+    for (const a of rows.address_detail) {
+      expect(a.alias_principal).toBe('P');
+      const parcel = parcels.get(`${a.state}:${a.parcel_pfi}`);
+      if (a.parcel_pfi === null) {
+        expect(a.legal_parcel_id).toBeNull();
+        expect(a.confidence).toBe(0);
+      } else {
+        expect(a.legal_parcel_id).toBe(`${parcel?.parcel_lot_number}/${parcel?.parcel_plan_number}`);
+        expect(a.legal_parcel_id).toMatch(/^(\d+|CP)\/(PS|LP|DP|SP|RP)\d+$/);
+        expect(a.confidence).toBe(2);
+      }
+      expect(a.level_geocoded_code).toBe({ PC: 7, FCS: 7, GG: 7, STL: 3, LOC: 1 }[a.geocode_type]);
+    }
+  });
+
   it('numbers each side of a street with one parity, rising along it', () => {
     const sides = new Map<string, number[]>();
     for (const a of rows.address_detail) {
@@ -229,6 +285,47 @@ describe('sandbox loaded into PostGIS', () => {
     // A server start accepts a complete sandbox of its seed at any size (a scaled benchmark one).
     expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(true);
     expect(await isSandboxLoadedAtAnySize(db, SEED + 1)).toBe(false);
+  });
+
+  it('reloads a sandbox an older generator wrote, whatever its size', async () => {
+    const current = sandboxSnapshotId({ seed: SEED });
+    expect(current).toBe(`sandbox-v2-${SEED}-15000`);
+    await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [
+      `sandbox-${SEED}-15000`,
+    ]);
+    try {
+      expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(false);
+      expect(await isSandboxLoaded(db, { seed: SEED })).toBe(false);
+    } finally {
+      await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [current]);
+    }
+  });
+
+  it("writes G-NAF's national authority codes and the sandbox states", async () => {
+    expect(await count('SELECT count(*) FROM address.authority_code')).toBe(AUTHORITY_ROWS.length);
+    expect(await count(`SELECT count(*) FROM address.authority_code WHERE authority = 'STREET_TYPE'`)).toBe(276);
+    expect(
+      await count(
+        `SELECT count(*) FROM address.authority_code WHERE authority = 'STREET_TYPE' AND code = 'AVENUE' AND name = 'AV'`,
+      ),
+    ).toBe(1);
+    expect(await count(`SELECT count(*) FROM address.state WHERE dataset = 'sandbox'`)).toBe(3);
+  });
+
+  it("keeps each address's default geocode in G-NAF's own table, identical to the copy beside it", async () => {
+    expect(await count(`SELECT count(*) FROM address.address_default_geocode WHERE dataset = 'sandbox'`)).toBe(
+      seeded.addresses,
+    );
+    expect(
+      await count(`SELECT count(*) FROM address.address_detail a
+      JOIN address.address_default_geocode g ON g.dataset = a.dataset AND g.address_detail_pid = a.gnaf_pid
+      WHERE a.dataset = 'sandbox' AND ST_Equals(g.geom, a.geom) AND g.geocode_type_code = a.geocode_type
+        AND g.address_default_geocode_pid = 'GADG' || substr(a.gnaf_pid, 3)`),
+    ).toBe(seeded.addresses);
+    expect(
+      await count(`SELECT count(*) FROM address.address_default_geocode
+      WHERE dataset = 'sandbox' AND address_default_geocode_pid !~ '^GADG(VIC4|NSW7|QLD16)\\d+$'`),
+    ).toBe(0);
   });
 
   it('stores valid counter-clockwise geometry whose areas match PostGIS', async () => {
@@ -348,6 +445,7 @@ describe('sandbox loaded into PostGIS', () => {
       expect(s.attribution).toMatch(/^Landgraph sandbox: synthetic demo data, not real .*Do not rely on it\.$/);
       expect(s.license).toBe('CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
+      expect(s.snapshot_id).toBe(`sandbox-v2-${SEED}-15000`);
     }
   });
 

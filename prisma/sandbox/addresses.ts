@@ -4,6 +4,8 @@
  * a block of units, shops a number range, rural-edge lots only a lot number. A few addresses
  * are geocoded no better than their street or locality and link to no parcel, as in G-NAF.
  */
+import { formatLookups, formatSingleLine, searchKey } from '../../subgraphs/address/format.ts';
+import { AUTHORITY_ROWS } from '../../subgraphs/address/matching/vocabulary.ts';
 import type { Frame, Point } from './geometry.ts';
 import { type Axis, type Grid, streetMidpoint } from './grid.ts';
 import type { IdMint } from './identifiers.ts';
@@ -86,6 +88,10 @@ export function chooseAddressing(rng: Rng, lot: Lot, frontage: Frontage, grid: G
   return { kind: 'single' };
 }
 
+/** The authority names the formatter prints: the same vocabulary the sandbox writes to address.authority_code. */
+const LOOKUPS = formatLookups(AUTHORITY_ROWS);
+
+/** The street as Vicmap's EZI address spells it: type and suffix as full words. */
 function streetLabel(street: Street): string {
   const suffix = street.suffix ? ` ${SUFFIX_WORDS[street.suffix] ?? street.suffix}` : '';
   return `${street.name} ${street.type}${suffix}`;
@@ -103,6 +109,13 @@ const alongFrontage = (lot: Lot, f: Frontage, depth: number): Point =>
     ? [(lot.u0 + lot.u1) / 2, f.edge + f.inward * depth]
     : [f.edge + f.inward * depth, (lot.v0 + lot.v1) / 2];
 
+/** The parcel an address stands on: its PFI, and its lot and plan for G-NAF's LEGAL_PARCEL_ID. */
+export interface ParcelRef {
+  pfi: string;
+  lot: string;
+  plan: string;
+}
+
 interface AddressParts {
   street: Street;
   flat: number | null;
@@ -111,30 +124,52 @@ interface AddressParts {
   lot: string | null;
   geocode: GeocodeType;
   point: Point;
-  pfi: string | null;
+  parcel: ParcelRef | null;
 }
+
+// How much of the address G-NAF geocoded (GEOCODED_LEVEL_TYPE_AUT): a gap geocode is still
+// the address's own, interpolated along its street.
+const LEVEL_GEOCODED: Record<GeocodeType, number> = { PC: 7, FCS: 7, GG: 7, STL: 3, LOC: 1 };
 
 function row(ctx: SuburbAddressing, p: AddressParts): AddressRow {
   const { spec } = ctx;
-  const flat = p.flat === null ? '' : `UNIT ${p.flat}, `;
+  const flatType = p.flat === null ? null : 'UNIT';
+  const parts = {
+    flat_type_code: flatType,
+    flat_number: p.flat,
+    number_first: p.first,
+    number_last: p.last,
+    lot_number: p.lot,
+    street_name: p.street.name,
+    street_type_code: p.street.type,
+    street_suffix_code: p.street.suffix,
+    locality_name: spec.name,
+    state: spec.state,
+    postcode: spec.postcode,
+  };
   return {
     gnaf_pid: ctx.mint.gnafPid(),
     street_locality_pid: p.street.pid,
     locality_pid: ctx.localityPid,
     state: spec.state,
     postcode: spec.postcode,
-    flat_type_code: p.flat === null ? null : 'UNIT',
+    flat_type_code: flatType,
     flat_number: p.flat,
     level_type_code: null,
     level_number: null,
     number_first: p.first,
     number_last: p.last,
     lot_number: p.lot,
-    formatted_address: `${flat}${numberLabel(p.first, p.last, p.lot)} ${streetLabel(p.street)}, ${spec.name} ${spec.state} ${spec.postcode}`,
+    alias_principal: 'P',
+    legal_parcel_id: p.parcel ? `${p.parcel.lot}/${p.parcel.plan}` : null,
+    confidence: p.parcel ? 2 : 0,
+    level_geocoded_code: LEVEL_GEOCODED[p.geocode],
+    formatted_address: formatSingleLine(parts, LOOKUPS),
+    search_key: searchKey(parts, LOOKUPS),
     geocode_type: p.geocode,
     lng: p.point[0],
     lat: p.point[1],
-    parcel_pfi: p.pfi,
+    parcel_pfi: p.parcel?.pfi ?? null,
   };
 }
 
@@ -157,7 +192,7 @@ export function unplacedAddress(rng: Rng, ctx: SuburbAddressing, lot: Lot, front
       : geocode === 'GG'
         ? frame.lngLat(...alongFrontage(lot, frontage, -3))
         : frame.lngLat(...streetMidpoint(grid, s.axis, s.line, s.from, s.to));
-  return row(ctx, { street: s, flat: null, first, last: null, lot: null, geocode, point, pfi: null });
+  return row(ctx, { street: s, flat: null, first, last: null, lot: null, geocode, point, parcel: null });
 }
 
 /** The lot's addresses and the parcel's EZI-style address (null when it has none). */
@@ -167,11 +202,11 @@ export function lotAddresses(
   lot: Lot,
   frontage: Frontage,
   addressing: Addressing,
-  parcel: { pfi: string; lot: string },
+  parcel: ParcelRef,
 ): { rows: AddressRow[]; ezi: string | null } {
   if (addressing.kind === 'none') return { rows: [], ezi: null };
   const { spec, frame } = ctx;
-  const base = { street: frontage.street, pfi: parcel.pfi };
+  const base = { street: frontage.street, parcel };
   let first: number | null = null;
   let last: number | null = null;
   let lotNumber: string | null = null;

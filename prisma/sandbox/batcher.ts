@@ -9,6 +9,7 @@ type Buffers = { [T in SandboxTable]: SandboxTables[T][] };
 /** One empty row list per table: the shape every collector of generated rows starts from. */
 export function emptyTables(): Buffers {
   return {
+    state: [],
     locality: [],
     street_locality: [],
     address_detail: [],
@@ -23,6 +24,7 @@ export function emptyTables(): Buffers {
 
 // One wrapper per table: building the batch where the table is a literal keeps its rows' type.
 const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } = {
+  state: (rows) => ({ table: 'state', rows }),
   locality: (rows) => ({ table: 'locality', rows }),
   street_locality: (rows) => ({ table: 'street_locality', rows }),
   address_detail: (rows) => ({ table: 'address_detail', rows }),
@@ -34,8 +36,9 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
-// Within one drain: localities and streets before the addresses that cite them, provenance last.
+// Within one drain: states, localities and streets before the addresses that cite them, provenance last.
 const TABLE_ORDER: readonly SandboxTable[] = [
+  'state',
   'locality',
   'street_locality',
   'parcel',

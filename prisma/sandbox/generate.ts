@@ -9,7 +9,7 @@ import { separateSuburbs } from './placement.ts';
 import { heritageCount } from './planning.ts';
 import type { DatasetSourceRow, SandboxBatch, SourceLayer } from './rows.ts';
 import { planSuburb, suburbRows, type SuburbPlan } from './suburb.ts';
-import { type SandboxState, SUBURBS } from './suburbs.ts';
+import { type SandboxState, stateRow, SUBURBS } from './suburbs.ts';
 
 export const SANDBOX_DATASET = 'sandbox';
 export const DEFAULT_SANDBOX_PARCELS = 15_000;
@@ -44,9 +44,16 @@ export function sandboxParcels(options: SandboxOptions): number {
   return parcels;
 }
 
+/**
+ * The generator's version, in every snapshot id: a database holding a sandbox of an older
+ * version (v1: no G-NAF states, authority codes or default geocodes, street types spelled out
+ * in addresses) reloads it on the next start.
+ */
+export const SANDBOX_VERSION = 'v2';
+
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
-  return `sandbox-${options.seed}-${sandboxParcels(options)}`;
+  return `sandbox-${SANDBOX_VERSION}-${options.seed}-${sandboxParcels(options)}`;
 }
 
 export function planSandbox(options: SandboxOptions): SandboxPlan {
@@ -92,6 +99,7 @@ export function* generateSandbox(options: SandboxOptions, plan = planSandbox(opt
   const out = new Batcher(options.batchRows ?? 4_000);
   const mints = new Map(SANDBOX_STATES.map((state) => [state, new IdMint(state, options.seed)]));
   const heritageByLga = new Map<string, number>();
+  for (const state of SANDBOX_STATES) out.push('state', stateRow(state));
   for (const suburb of plan.suburbs) {
     const mint = mints.get(suburb.spec.state);
     if (!mint) throw new Error(`No identifier series for ${suburb.spec.state}`);

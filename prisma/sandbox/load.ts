@@ -7,16 +7,33 @@
  * commits, and a failure at any point leaves the previous one exactly as it was. Two loads
  * at once queue on an advisory lock rather than interleave their deletes and inserts.
  * Inserts are plain (no ON CONFLICT): under the lock a conflict can only mean a generator
- * bug, and that should fail the load, not be skipped.
+ * bug, and that should fail the load, not be skipped. The one exception is the G-NAF
+ * authority codes, which are national rather than the sandbox's: they are added where absent.
  *
  * The dataset_source rows are written last and carry the snapshot id
- * `sandbox-<seed>-<parcels>`: `isSandboxLoaded` compares it with the options asked for, so a
- * caller knows whether the loaded sandbox is the one it wants or must be reloaded.
+ * `sandbox-v2-<seed>-<parcels>`: `isSandboxLoaded` compares it with the options asked for, so a
+ * caller knows whether the loaded sandbox is the one it wants or must be reloaded, and one
+ * written by an older generator (another version) is never taken for it.
  */
 import type { Database, QueryFn } from '../../core/db.ts';
-import { datasetSources, generateSandbox, planSandbox, SANDBOX_DATASET, sandboxSnapshotId } from './generate.ts';
+import { AUTHORITY_ROWS } from '../../subgraphs/address/matching/vocabulary.ts';
+import {
+  datasetSources,
+  generateSandbox,
+  planSandbox,
+  SANDBOX_DATASET,
+  SANDBOX_VERSION,
+  sandboxSnapshotId,
+} from './generate.ts';
 import type { SandboxBatch, SandboxTable, SandboxTables } from './rows.ts';
-import { ANALYZE_TABLES, COUNT_COMPLETE_SOURCES, DELETE_DATASET, LOCK_SANDBOX_LOAD, WRITERS } from './sql.ts';
+import {
+  ANALYZE_TABLES,
+  COUNT_COMPLETE_SOURCES,
+  DELETE_DATASET,
+  LOCK_SANDBOX_LOAD,
+  UPSERT_AUTHORITY_CODES,
+  WRITERS,
+} from './sql.ts';
 
 export { sandboxSamples, type SandboxSample } from './samples.ts';
 
@@ -62,6 +79,12 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
   await db.transaction(async (query) => {
     await query(LOCK_SANDBOX_LOAD);
     for (const sql of DELETE_DATASET) await query(sql, [SANDBOX_DATASET]);
+    await query(UPSERT_AUTHORITY_CODES, [
+      AUTHORITY_ROWS.map((r) => r.authority),
+      AUTHORITY_ROWS.map((r) => r.code),
+      AUTHORITY_ROWS.map((r) => r.name),
+      AUTHORITY_ROWS.map((r) => r.description),
+    ]);
     options.onProgress?.(0, plan.parcels);
     const limit = QUEUED_WRITES[db.kind];
     const queued = new Set<Promise<void>>();
@@ -101,7 +124,7 @@ export async function isSandboxLoadedAtAnySize(db: Database, seed: number): Prom
   const rows = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM public.dataset_source
      WHERE dataset = $1 AND snapshot_id LIKE $2 GROUP BY snapshot_id`,
-    [SANDBOX_DATASET, `sandbox-${seed}-%`],
+    [SANDBOX_DATASET, `sandbox-${SANDBOX_VERSION}-${seed}-%`],
   );
   return rows.some((row) => row.n === expected);
 }

@@ -1,17 +1,28 @@
 /**
- * Rows of migration 0001's tables as the generator emits them (the dataset column is implied:
- * always 'sandbox'). Geometry travels as WKT, points as rounded longitude and latitude.
+ * Rows of the tables the generator emits (the dataset column is implied: always 'sandbox'),
+ * in G-NAF's model for addresses (migrations 0001 and 0003). Geometry travels as WKT, points
+ * as rounded longitude and latitude. Columns G-NAF leaves blank for a plain address (number
+ * prefixes, building names, dates) are left out and load as null.
  */
 import type { SandboxState } from './suburbs.ts';
 
 export type GeocodeType = 'PC' | 'FCS' | 'STL' | 'LOC' | 'GG';
 export type SourceLayer = 'address' | 'cadastre' | 'planning';
 
+export interface StateRow {
+  state_pid: string;
+  state_name: string;
+  state_abbreviation: SandboxState;
+}
+
 export interface LocalityRow {
   locality_pid: string;
   locality_name: string;
   state: SandboxState;
+  state_pid: string;
   postcode: string;
+  /** LOCALITY_CLASS_AUT: every sandbox suburb is a gazetted locality ('G'). */
+  locality_class_code: string;
   lga_code: string;
   lga_name: string;
 }
@@ -22,6 +33,8 @@ export interface StreetLocalityRow {
   street_name: string;
   street_type_code: string;
   street_suffix_code: string | null;
+  /** STREET_CLASS_AUT: confirmed ('C'). */
+  street_class_code: string;
 }
 
 export interface AddressRow {
@@ -37,7 +50,16 @@ export interface AddressRow {
   number_first: number | null;
   number_last: number | null;
   lot_number: string | null;
+  /** 'P': every sandbox address is a principal one. */
+  alias_principal: string;
+  /** The parcel as G-NAF's LEGAL_PARCEL_ID writes it, "lot/plan" ("16/PS612345"); null off any parcel. */
+  legal_parcel_id: string | null;
+  /** G-NAF CONFIDENCE, -1 to 2: how many contributors' records agree, less one. */
+  confidence: number;
+  /** GEOCODED_LEVEL_TYPE_AUT: 7 locality, street and address; 3 locality and street; 1 locality. */
+  level_geocoded_code: number;
   formatted_address: string;
+  search_key: string;
   geocode_type: GeocodeType;
   lng: number;
   lat: number;
@@ -93,6 +115,7 @@ export interface DatasetSourceRow {
 
 /** One entry per destination table, keyed by a short name. */
 export interface SandboxTables {
+  state: StateRow;
   locality: LocalityRow;
   street_locality: StreetLocalityRow;
   address_detail: AddressRow;

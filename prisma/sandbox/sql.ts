@@ -54,23 +54,39 @@ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
 }
 
 export const WRITERS: { [T in SandboxTable]: Writer<SandboxTables[T]> } = {
+  state: {
+    sql: `INSERT INTO address.state (dataset, state_pid, state_name, state_abbreviation)
+SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[]) AS t`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.state_pid,
+        (r) => r.state_name,
+        (r) => r.state_abbreviation,
+      ),
+  },
   locality: {
-    sql: `INSERT INTO address.locality (dataset, locality_pid, locality_name, state, postcode, lga_code, lga_name)
-SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t`,
+    sql: `INSERT INTO address.locality (dataset, locality_pid, locality_name, state, state_pid, postcode,
+  locality_class_code, lga_code, lga_name)
+SELECT $1::text, t.*
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS t`,
     params: (rows) =>
       columns(
         rows,
         (r) => r.locality_pid,
         (r) => r.locality_name,
         (r) => r.state,
+        (r) => r.state_pid,
         (r) => r.postcode,
+        (r) => r.locality_class_code,
         (r) => r.lga_code,
         (r) => r.lga_name,
       ),
   },
   street_locality: {
-    sql: `INSERT INTO address.street_locality (dataset, street_locality_pid, locality_pid, street_name, street_type_code, street_suffix_code)
-SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t`,
+    sql: `INSERT INTO address.street_locality (dataset, street_locality_pid, locality_pid, street_name, street_type_code,
+  street_suffix_code, street_class_code)
+SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t`,
     params: (rows) =>
       columns(
         rows,
@@ -79,19 +95,32 @@ SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[],
         (r) => r.street_name,
         (r) => r.street_type_code,
         (r) => r.street_suffix_code,
+        (r) => r.street_class_code,
       ),
   },
+  // Each address's default geocode goes into G-NAF's own table in the same statement, from the
+  // rows just inserted: no second copy of the points travels, and the work overlaps generation.
+  // Its pid is the address's with GADG for GA (GAVIC412345678 gives GADGVIC412345678):
+  // deterministic, and unique as the address pids are.
   address_detail: {
-    sql: `INSERT INTO address.address_detail (dataset, gnaf_pid, street_locality_pid, locality_pid, state, postcode,
-  flat_type_code, flat_number, level_type_code, level_number, number_first, number_last, lot_number,
-  formatted_address, geocode_type, geom, parcel_pfi)
+    sql: `WITH detail AS (
+INSERT INTO address.address_detail (dataset, gnaf_pid, street_locality_pid, locality_pid, state, postcode,
+  flat_type_code, flat_number, level_type_code, level_number, number_first, number_last, lot_number, alias_principal,
+  legal_parcel_id, confidence, level_geocoded_code, formatted_address, search_key, geocode_type, geom, parcel_pfi)
 SELECT $1::text, t.gnaf_pid, t.street_locality_pid, t.locality_pid, t.state, t.postcode,
   t.flat_type_code, t.flat_number, t.level_type_code, t.level_number, t.number_first, t.number_last, t.lot_number,
-  t.formatted_address, t.geocode_type, ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326), t.parcel_pfi
+  t.alias_principal, t.legal_parcel_id, t.confidence, t.level_geocoded_code, t.formatted_address, t.search_key,
+  t.geocode_type, ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326), t.parcel_pfi
 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int4[], $9::text[], $10::int4[],
-  $11::int4[], $12::int4[], $13::text[], $14::text[], $15::text[], $16::float8[], $17::float8[], $18::text[])
+  $11::int4[], $12::int4[], $13::text[], $14::text[], $15::text[], $16::int4[], $17::int4[], $18::text[], $19::text[],
+  $20::text[], $21::float8[], $22::float8[], $23::text[])
   AS t(gnaf_pid, street_locality_pid, locality_pid, state, postcode, flat_type_code, flat_number, level_type_code,
-  level_number, number_first, number_last, lot_number, formatted_address, geocode_type, lng, lat, parcel_pfi)`,
+  level_number, number_first, number_last, lot_number, alias_principal, legal_parcel_id, confidence,
+  level_geocoded_code, formatted_address, search_key, geocode_type, lng, lat, parcel_pfi)
+RETURNING dataset, gnaf_pid, geocode_type, geom)
+INSERT INTO address.address_default_geocode
+  (dataset, address_default_geocode_pid, address_detail_pid, geocode_type_code, geom)
+SELECT dataset, 'GADG' || substr(gnaf_pid, 3), gnaf_pid, geocode_type, geom FROM detail`,
     params: (rows) =>
       columns(
         rows,
@@ -107,7 +136,12 @@ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
         (r) => r.number_first,
         (r) => r.number_last,
         (r) => r.lot_number,
+        (r) => r.alias_principal,
+        (r) => r.legal_parcel_id,
+        (r) => r.confidence,
+        (r) => r.level_geocoded_code,
         (r) => r.formatted_address,
+        (r) => r.search_key,
         (r) => r.geocode_type,
         (r) => r.lng,
         (r) => r.lat,
@@ -152,12 +186,26 @@ SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[],
   },
 };
 
+/**
+ * The G-NAF authority codes the sandbox's addresses use, written once for every dataset (codes
+ * are national). A code already there stays as it is: a loaded G-NAF release outranks the
+ * built-in copy of its vocabulary.
+ */
+export const UPSERT_AUTHORITY_CODES = `INSERT INTO address.authority_code (authority, code, name, description)
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+ON CONFLICT (authority, code) DO NOTHING`;
+
 /** Clearing a dataset before its reload, in the same transaction. */
 export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM public.dataset_source WHERE dataset = $1',
+  'DELETE FROM address.address_alias WHERE dataset = $1',
+  'DELETE FROM address.address_default_geocode WHERE dataset = $1',
   'DELETE FROM address.address_detail WHERE dataset = $1',
+  'DELETE FROM address.street_locality_alias WHERE dataset = $1',
   'DELETE FROM address.street_locality WHERE dataset = $1',
+  'DELETE FROM address.locality_alias WHERE dataset = $1',
   'DELETE FROM address.locality WHERE dataset = $1',
+  'DELETE FROM address.state WHERE dataset = $1',
   'DELETE FROM cadastre.parcel WHERE dataset = $1',
   'DELETE FROM cadastre.coverage WHERE dataset = $1',
   'DELETE FROM planning.zone WHERE dataset = $1',
@@ -172,5 +220,6 @@ export const COUNT_COMPLETE_SOURCES =
   'SELECT count(*)::int AS n FROM public.dataset_source WHERE dataset = $1 AND snapshot_id = $2';
 
 /** Fresh planner statistics after a bulk load, so lookups use the spatial indexes from the first query. */
-export const ANALYZE_TABLES = `ANALYZE address.locality, address.street_locality, address.address_detail, cadastre.parcel,
-  cadastre.coverage, planning.zone, planning.overlay, planning.coverage`;
+export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, address.locality, address.street_locality,
+  address.address_detail, address.address_default_geocode, cadastre.parcel, cadastre.coverage, planning.zone,
+  planning.overlay, planning.coverage`;

@@ -21,7 +21,7 @@ import { coverageRing, mainRoadZone, overlayShapes, rowZones, type Shape } from 
 import { Rng } from './random.ts';
 import type { SandboxBatch } from './rows.ts';
 import { buildStreets } from './streets.ts';
-import type { SuburbSpec } from './suburbs.ts';
+import { statePid, type SuburbSpec } from './suburbs.ts';
 import { type BlockPlan, planBlocks } from './zoning.ts';
 
 export interface SuburbPlan {
@@ -84,7 +84,7 @@ function emitBlock(seed: number, ctx: SuburbAddressing, block: BlockPlan, r: num
     const planNumber = strata ? mint.plan('SP_STRATA') : blockPlan;
     const lotLabel = strata ? 'CP' : String(++lotNumber);
     const pfi = mint.parcelPfi();
-    const { rows, ezi } = lotAddresses(rng, ctx, lot, frontage, addressing, { pfi, lot: lotLabel });
+    const { rows, ezi } = lotAddresses(rng, ctx, lot, frontage, addressing, { pfi, lot: lotLabel, plan: planNumber });
     const polygon = frame.polygon(lotRing(lot));
     out.push('parcel', {
       state: spec.state,
@@ -113,7 +113,9 @@ export function* suburbRows(
     locality_pid: localityPid,
     locality_name: spec.name,
     state: spec.state,
+    state_pid: statePid(spec.state),
     postcode: spec.postcode,
+    locality_class_code: 'G',
     lga_code: spec.lga.code,
     lga_name: spec.lga.name,
   });
@@ -125,6 +127,7 @@ export function* suburbRows(
       street_name: s.name,
       street_type_code: s.type,
       street_suffix_code: s.suffix,
+      street_class_code: 'C',
     });
   }
   const ctx: SuburbAddressing = { spec, localityPid, frame, grid, streets, mint, numbers: new HouseNumbers() };

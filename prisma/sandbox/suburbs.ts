@@ -4,7 +4,19 @@
  * approximate locality centres. Streets, parcels and addresses are generated; these are not.
  */
 
+import { STATES } from '../../subgraphs/address/matching/vocabulary.ts';
+import type { StateRow } from './rows.ts';
+
 export type SandboxState = 'VIC' | 'NSW' | 'QLD';
+
+/** G-NAF's STATE row of a sandbox state: its STATE_PID and name. */
+export function stateRow(state: SandboxState): StateRow {
+  const gnaf = STATES.find((s) => s.abbreviation === state);
+  if (!gnaf) throw new Error(`G-NAF has no state ${state}`);
+  return { state_pid: gnaf.statePid, state_name: gnaf.name, state_abbreviation: state };
+}
+
+export const statePid = (state: SandboxState): string => stateRow(state).state_pid;
 
 /** Which planning scheme's zone and overlay vocabulary a suburb uses. */
 export type PlanningScheme = 'VIC_VPP' | 'NSW_LEP' | 'QLD_BRISBANE' | 'QLD_MORETON_BAY';

@@ -15,6 +15,14 @@ export const PARAMETER_NOTES: Record<string, string> = {
   state: `State or territory code, any case: one of ${STATES.join(', ')}.`,
   pfi: 'Parcel feature identifier; unique only within its state, so pass state too.',
   gnaf_pid: 'G-NAF address persistent identifier.',
+  q: "Free-text Australian address, e.g. '2/72 Dwyer Street, Huntly VIC 3551' (any case, commas optional).",
+  postcode: 'Four-digit postcode; narrows the match (defaults to the one written in q).',
+  near: "'lat,lng' inside Australia: ranks equally good candidates by distance and settles ties between streets.",
+  timeout_ms:
+    'Per-stage time budget in milliseconds, clamped to 250-12000 (default 3000); garbage or non-positive values are ignored.',
+  limit: 'How many suggestions, 1 to 20 (default 10).',
+  propertyId:
+    'The parcel: its PFI (with state), a G-NAF PID (GAVIC411711441), or a lot/plan reference (3\\\\PS612345, 10//DP123456).',
   month: 'Calendar month as YYYY-MM (UTC); the current month when absent.',
   bbox: `Window as west,south,east,north in WGS84 decimal degrees, at most ${MAX_BBOX_SPAN_DEGREES} degrees per axis.`,
 };

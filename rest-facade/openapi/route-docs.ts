@@ -87,6 +87,89 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       },
     },
   },
+  'GET /api/cadastre/by-address': {
+    success: schemaRef('ByAddressEnvelope'),
+    successDescription:
+      'The parcel under the matched address point, with similarity (1 for a strict match), confidence and geocodeType.',
+    credited: true,
+    notes:
+      'A strict pass (same number, street name in order, a recognised street type, the exact postcode) and then a ' +
+      'tolerant one (missing postcode, country, spelled-out state or type, case, commas, small typos) that never ' +
+      "moves to another street. timeout_ms is each stage's budget, clamped to 250-12000; garbage is ignored.",
+    raises: {
+      404: {
+        description: 'No candidate clears the match floor (confidence 0.5), or no parcel lies under the matched point.',
+        message: "No address matches '1 Imaginary Lane, Huntly VIC 3551'.",
+        hint: 'Check the number, street name and type, and suburb; the state and postcode narrow the search.',
+      },
+      503: {
+        description: 'A stage did not finish within its budget, or the cadastre source failed for the point.',
+        message: 'The address lookup did not finish within its 250 ms budget.',
+        hint: 'Retry, or raise timeout_ms (up to 12000).',
+      },
+    },
+  },
+  'GET /api/cadastre/parse-lot': {
+    success: schemaRef('LotReferenceEnvelope'),
+    successDescription: 'The lot, section, plan and state SPI the reference names; not metered.',
+    credited: false,
+    notes:
+      'Reads VIC (3\\PS612345, Lot 3 PS612345, crown allotments), NSW (10//DP123456, 10/2/DP1234) and QLD ' +
+      '(3RP123456, Lot 16 SP210455) notation; state, when given, decides between readings. Text that is not a ' +
+      'lot/plan reference is a 400 saying what one looks like.',
+  },
+  'GET /api/cadastre/lot-detail/:propertyId': {
+    success: schemaRef('LotDetailEnvelope'),
+    successDescription:
+      'The lot: identifiers read per state, area, extent, centroid, perimeter, geometry and addresses.',
+    credited: true,
+    notes:
+      'propertyId is a parcel PFI (state defaults to VIC), a G-NAF PID (its linked parcel), or a lot/plan ' +
+      'reference (3\\PS612345, 10//DP123456; URL-encode the backslash as %5C).',
+    raises: {
+      404: {
+        description: 'No parcel with that PFI, address or lot/plan, or more than one parcel on that lot and plan.',
+        message: "No parcel found for '999999999'.",
+        hint: 'Pass a PFI with state, a gnaf_pid, or a lot/plan reference such as 3\\PS612345.',
+      },
+      502: {
+        description: 'The cadastre source failed for this lot.',
+        message: 'The cadastre source failed for this lot.',
+        hint: 'Retry shortly.',
+      },
+    },
+  },
+  'GET /v1/property/resolve': {
+    success: schemaRef('PropertyResolve'),
+    successDescription: 'The gnaf_pid, state and parcel_pfi of the address, with how well it matched.',
+    credited: true,
+    notes: 'Matches exactly as /api/cadastre/by-address does.',
+    raises: {
+      404: {
+        description: 'No candidate clears the match floor.',
+        message: "No address matches '1 Imaginary Lane, Nowhere NSW 2999'.",
+        hint: 'Check the number, street name and type, and suburb; the state and postcode narrow the search.',
+      },
+      503: {
+        description: 'A stage did not finish within its budget.',
+        message: 'The address lookup did not finish within its 3000 ms budget.',
+        hint: 'Retry, or raise timeout_ms (up to 12000).',
+      },
+    },
+  },
+  'GET /api/address/autocomplete': {
+    success: schemaRef('AddressSuggestions'),
+    successDescription: 'Up to limit (default 10, at most 20) addresses starting with q; not metered.',
+    credited: true,
+    notes:
+      "Type the address from its number ('72 dwy', '2/72 Dwyer St'); street types may be abbreviated or spelled out.",
+  },
+  'GET /api/address/validate': {
+    success: schemaRef('AddressValidation'),
+    successDescription:
+      'valid true with the normalised G-NAF address and the corrections made, or valid false and why.',
+    credited: true,
+  },
   'GET /v1/property/graph': {
     success: schemaRef('PropertyGraph'),
     successDescription: 'The property and each layer with its own status; a failing layer does not fail the call.',

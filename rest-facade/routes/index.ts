@@ -1,5 +1,7 @@
 import type { RouteDefinition } from '../route.ts';
+import { addressAutocomplete, addressValidate, cadastreByAddress, propertyResolve } from './address.ts';
 import { cadastreBBox, cadastreLookup } from './cadastre.ts';
+import { cadastreLotDetail, cadastreParseLot } from './lots.ts';
 import { health } from './health.ts';
 import { changelog, usage } from './platform.ts';
 import { propertyGraph } from './property.ts';
@@ -11,5 +13,11 @@ export const ROUTES: RouteDefinition[] = [
   usage,
   cadastreLookup,
   cadastreBBox,
+  cadastreByAddress,
+  cadastreParseLot,
+  cadastreLotDetail,
+  propertyResolve,
   propertyGraph,
+  addressAutocomplete,
+  addressValidate,
 ] as RouteDefinition[];

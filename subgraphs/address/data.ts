@@ -1,11 +1,80 @@
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
+import type { Database } from '../../core/db.ts';
+import { AppError } from '../../core/errors.ts';
 import type { LayerResult } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import type { ScoredMatch, StageRunner } from './matching/match.ts';
+import type { ParsedAddress } from './matching/types.ts';
+import { AddressMatcher, LocalityDirectory } from './matching/match.ts';
 import type { AddressRow } from './sql.ts';
-import { ADDRESSES_BY_GNAF_PID, PRINCIPAL_ADDRESS_BY_PARCEL } from './sql.ts';
+import { ADDRESSES_BY_GNAF_PID, ADDRESSES_ON_PARCEL, PRINCIPAL_ADDRESS_BY_PARCEL } from './sql.ts';
 
 export type ParcelKey = { state: string; parcel_pfi: string };
+
+/** The per-stage statement budget of the matcher (spec 4.2.6, 8): default and clamp. */
+export const MATCH_BUDGET = { defaultMs: 3000, minMs: 250, maxMs: 12000 } as const;
+/** How long a dataset's locality names are reused before they are read again. */
+const LOCALITY_TTL_MS = 60_000;
+
+/**
+ * One statement under a time budget. On PostgreSQL the budget is also the statement's own
+ * `statement_timeout`, so an over-budget query stops using the server; PGlite has no timer
+ * to cancel with, so there the deadline is only ours. Either way the caller gets a 503.
+ */
+export function budgetedRunner(db: Database, budgetMs: number): StageRunner {
+  const ms = Math.round(budgetMs);
+  return async <T>(stage: string, sql: Prisma.Sql): Promise<T[]> => {
+    const query =
+      db.kind === 'postgres'
+        ? db.prisma
+            .$transaction([
+              db.prisma.$executeRawUnsafe(`SET LOCAL statement_timeout = ${ms}`),
+              db.prisma.$queryRaw<T[]>(sql),
+            ])
+            .then(([, rows]) => rows)
+        : db.prisma.$queryRaw<T[]>(sql);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(overBudget(stage, ms)), ms);
+    });
+    try {
+      return await Promise.race([query, deadline]);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (/statement timeout|57014/.test(String((error as Error).message))) throw overBudget(stage, ms);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      query.catch(() => undefined);
+    }
+  };
+}
+
+function overBudget(stage: string, ms: number): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    `The ${stage} lookup did not finish within its ${ms} ms budget.`,
+    `Retry, or raise timeout_ms (up to ${MATCH_BUDGET.maxMs}).`,
+  );
+}
+
+/** Locality names per dataset, shared by every request of the subgraph and refreshed now and then. */
+export class LocalityCache {
+  private readonly held = new Map<string, { at: number; directory: Promise<LocalityDirectory> }>();
+
+  constructor(private readonly db: Database) {}
+
+  get(dataset: string): Promise<LocalityDirectory> {
+    const entry = this.held.get(dataset);
+    if (entry && Date.now() - entry.at < LOCALITY_TTL_MS) return entry.directory;
+    const directory = LocalityDirectory.load(budgetedRunner(this.db, MATCH_BUDGET.maxMs), dataset);
+    this.held.set(dataset, { at: Date.now(), directory });
+    directory.catch(() => this.held.delete(dataset));
+    return directory;
+  }
+}
 
 /** The address layer's data source for one request: its loaders batch every entity lookup. */
 export class AddressData {
@@ -15,6 +84,7 @@ export class AddressData {
   constructor(
     private readonly deps: SubgraphDeps,
     private readonly scope: RequestScope,
+    private readonly localities: LocalityCache,
   ) {
     const prisma = deps.db.prisma;
     this.byGnafPid = new DataLoader(async (pids) => {
@@ -38,6 +108,20 @@ export class AddressData {
     );
   }
 
+  /** A matcher whose every statement runs under `budgetMs`. */
+  matcher(budgetMs: number): AddressMatcher {
+    const run = budgetedRunner(this.deps.db, budgetMs);
+    return new AddressMatcher(run, this.scope.dataset, () => this.localities.get(this.scope.dataset));
+  }
+
+  runner(budgetMs: number): StageRunner {
+    return budgetedRunner(this.deps.db, budgetMs);
+  }
+
+  addressesOnParcel(state: string, pfi: string): Promise<AddressRow[]> {
+    return this.deps.db.prisma.$queryRaw<AddressRow[]>(ADDRESSES_ON_PARCEL(this.scope.dataset, state, pfi));
+  }
+
   provenance(state: string) {
     return this.deps.catalog.get(this.scope.dataset, 'address', state);
   }
@@ -57,3 +141,24 @@ export type AddressProperty = {
 };
 
 export type AddressLayerModel = LayerResult<AddressRow>;
+
+export type AddressMatchResultModel = {
+  status: 'matched' | 'no_match';
+  match: ScoredMatch | null;
+  alternatives: ScoredMatch[];
+  parsed: ParsedAddress;
+  message: string | null;
+  hint: string | null;
+  source: string | null;
+  attribution: string | null;
+  license: string | null;
+};
+
+export type AddressSuggestionsModel = {
+  suggestions: AddressRow[];
+  source: string | null;
+  attribution: string | null;
+  license: string | null;
+};
+
+export type AddressListModel = Omit<AddressSuggestionsModel, 'suggestions'> & { addresses: AddressRow[] };

@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 
+/** An address as every query of this layer returns it: its G-NAF components and default geocode. */
 export type AddressRow = {
   gnaf_pid: string;
   parcel_pfi: string | null;
@@ -10,18 +11,40 @@ export type AddressRow = {
   locality_name: string;
   postcode: string | null;
   geocode_type: string;
+  street_locality_pid: string;
+  street_name: string;
+  street_type_code: string | null;
+  street_suffix_code: string | null;
+  building_name: string | null;
+  flat_type_code: string | null;
+  flat_number: number | null;
+  flat_number_suffix: string | null;
+  level_type_code: string | null;
+  level_number: number | null;
+  number_first: number | null;
+  number_first_suffix: string | null;
+  number_last: number | null;
+  number_last_suffix: string | null;
+  lot_number: string | null;
+  legal_parcel_id: string | null;
 };
 
 const ADDRESS_COLUMNS = Prisma.sql`
   a.gnaf_pid, a.parcel_pfi, a.state, ST_Y(a.geom) AS lat, ST_X(a.geom) AS lng,
-  a.formatted_address, l.locality_name, a.postcode, a.geocode_type`;
+  a.formatted_address, l.locality_name, a.postcode, a.geocode_type,
+  s.street_locality_pid, s.street_name, s.street_type_code, s.street_suffix_code,
+  a.building_name, a.flat_type_code, a.flat_number, a.flat_number_suffix, a.level_type_code, a.level_number,
+  a.number_first, a.number_first_suffix, a.number_last, a.number_last_suffix, a.lot_number, a.legal_parcel_id`;
+
+const ADDRESS_JOINS = Prisma.sql`
+  JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
+  JOIN address.street_locality s ON s.dataset = a.dataset AND s.street_locality_pid = a.street_locality_pid`;
 
 /** Addresses by G-NAF PID, for a whole batch of entity references in one round trip. */
 export const ADDRESSES_BY_GNAF_PID = (dataset: string, gnafPids: string[]) => Prisma.sql`
   SELECT ${ADDRESS_COLUMNS}
-  FROM address.address_detail a
-  JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
-  WHERE a.dataset = ${dataset} AND a.gnaf_pid = ANY(${gnafPids}::text[])`;
+  FROM address.address_detail a ${ADDRESS_JOINS}
+  WHERE a.dataset = ${dataset} AND a.gnaf_pid = ANY(${gnafPids}::text[]) AND a.geom IS NOT NULL`;
 
 /**
  * The principal address of each parcel in a batch: a parcel with several addresses (a unit
@@ -31,5 +54,138 @@ export const PRINCIPAL_ADDRESS_BY_PARCEL = (dataset: string, states: string[], p
   SELECT DISTINCT ON (a.state, a.parcel_pfi) ${ADDRESS_COLUMNS}
   FROM unnest(${states}::text[], ${pfis}::text[]) AS k(state, parcel_pfi)
   JOIN address.address_detail a ON a.dataset = ${dataset} AND a.state = k.state AND a.parcel_pfi = k.parcel_pfi
-  JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
+  ${ADDRESS_JOINS}
   ORDER BY a.state, a.parcel_pfi, a.flat_number NULLS FIRST, a.gnaf_pid`;
+
+/** Every address of one parcel, base addresses first: the lot-detail route lists them. */
+export const ADDRESSES_ON_PARCEL = (dataset: string, state: string, pfi: string) => Prisma.sql`
+  SELECT ${ADDRESS_COLUMNS}
+  FROM address.address_detail a ${ADDRESS_JOINS}
+  WHERE a.dataset = ${dataset} AND a.state = ${state} AND a.parcel_pfi = ${pfi}
+  ORDER BY a.flat_number NULLS FIRST, a.number_first, a.gnaf_pid
+  LIMIT 500`;
+
+/**
+ * An address carrying the written number (43 also inside a stored range 41-47), or, when no
+ * number was written, the lot number of a lot-only address.
+ */
+const carriesNumber = (number: number | null, lot: string | null) => Prisma.sql`
+  (a.number_first = ${number}::int
+    OR (a.number_last IS NOT NULL AND a.number_first < ${number}::int AND a.number_last >= ${number}::int)
+    OR (${number}::int IS NULL AND a.number_first IS NULL AND a.lot_number = ${lot}::text))`;
+
+/**
+ * The matcher's first stage: every address carrying the given number (or lot) on a street of
+ * one of the given names, wherever it is. Street names are few per name, and the
+ * (street, number) index makes each one a point lookup; the filters on type, locality,
+ * state and postcode are applied by the matcher, which must see the near misses to rank them.
+ * A number inside a stored range (43 in 41-47) is a candidate too.
+ */
+export const ADDRESSES_ON_NAMED_STREETS = (
+  dataset: string,
+  streetNames: string[],
+  number: number | null,
+  lot: string | null,
+) => Prisma.sql`
+  SELECT ${ADDRESS_COLUMNS}, l.postcode AS locality_postcode, s.street_name AS matched_name
+  FROM address.street_locality s
+  JOIN address.address_detail a ON a.dataset = s.dataset AND a.street_locality_pid = s.street_locality_pid
+  JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
+  WHERE s.dataset = ${dataset} AND s.street_name = ANY(${streetNames}::text[]) AND a.geom IS NOT NULL
+    AND ${carriesNumber(number, lot)}
+  UNION ALL
+  SELECT ${ADDRESS_COLUMNS}, l.postcode AS locality_postcode, sa.street_name AS matched_name
+  FROM address.street_locality_alias sa
+  JOIN address.street_locality s ON s.dataset = sa.dataset AND s.street_locality_pid = sa.street_locality_pid
+  JOIN address.address_detail a ON a.dataset = s.dataset AND a.street_locality_pid = s.street_locality_pid
+  JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
+  WHERE sa.dataset = ${dataset} AND sa.street_name = ANY(${streetNames}::text[]) AND a.geom IS NOT NULL
+    AND ${carriesNumber(number, lot)}
+  LIMIT 2000`;
+
+export type StreetRow = {
+  street_locality_pid: string;
+  street_name: string;
+  street_type_code: string | null;
+  street_suffix_code: string | null;
+  locality_name: string;
+  state: string;
+  postcode: string | null;
+};
+
+/**
+ * Streets of the localities a misspelt address may be in: named like the input (or one of
+ * its aliases), or carrying its postcode. Only reached when no street of the exact name
+ * matched; a locality has a few hundred streets at most.
+ */
+export const STREETS_OF_LOCALITIES = (dataset: string, localityNames: string[], postcode: string | null) => Prisma.sql`
+  SELECT s.street_locality_pid, s.street_name, s.street_type_code, s.street_suffix_code,
+         l.locality_name, l.state, l.postcode
+  FROM address.locality l
+  JOIN address.street_locality s ON s.dataset = l.dataset AND s.locality_pid = l.locality_pid
+  WHERE l.dataset = ${dataset}
+    AND (l.locality_name = ANY(${localityNames}::text[]) OR l.postcode = ${postcode}::text
+      OR l.locality_pid IN (SELECT la.locality_pid FROM address.locality_alias la
+                            WHERE la.dataset = ${dataset} AND la.name = ANY(${localityNames}::text[])))
+  LIMIT 20000`;
+
+export type LocalityNameRow = { name: string; locality_name: string; state: string; postcode: string | null };
+
+/**
+ * Every locality name and alias of a dataset with the locality it names: G-NAF has about
+ * 16,000 localities, so the matcher holds them in memory to tell a real name from a typo.
+ */
+export const LOCALITY_NAMES = (dataset: string) => Prisma.sql`
+  SELECT l.locality_name AS name, l.locality_name, l.state, l.postcode FROM address.locality l
+  WHERE l.dataset = ${dataset} AND l.date_retired IS NULL
+  UNION ALL
+  SELECT la.name, l.locality_name, l.state, coalesce(la.postcode, l.postcode) FROM address.locality_alias la
+  JOIN address.locality l ON l.dataset = la.dataset AND l.locality_pid = la.locality_pid
+  WHERE la.dataset = ${dataset}`;
+
+/** The addresses carrying a number (or lot) on given streets: the matcher's second stage for misspelt streets. */
+export const ADDRESSES_ON_STREETS = (
+  dataset: string,
+  streetPids: string[],
+  number: number | null,
+  lot: string | null,
+) => Prisma.sql`
+  SELECT ${ADDRESS_COLUMNS}, l.postcode AS locality_postcode, s.street_name AS matched_name
+  FROM address.address_detail a ${ADDRESS_JOINS}
+  WHERE a.dataset = ${dataset} AND a.street_locality_pid = ANY(${streetPids}::text[]) AND a.geom IS NOT NULL
+    AND ${carriesNumber(number, lot)}
+  LIMIT 2000`;
+
+/**
+ * Prefix search for autocomplete over the search key (the address with street types spelled
+ * out). Each prefix is a range scan of the (dataset, search_key text_pattern_ops) index, written
+ * with the pattern operators so it stays a range scan with bound parameters (a LIKE on a
+ * parameter does not, once the statement is prepared). Several prefixes cover a last word typed
+ * as an abbreviation ("72 DWYER ST" and "72 DWYER STREET"). Base addresses before their units.
+ */
+export const SUGGESTIONS_BY_PREFIX = (
+  dataset: string,
+  prefixes: string[],
+  state: string | null,
+  flatNumber: number | null,
+  limit: number,
+) => {
+  const ranges = prefixes.map(
+    (prefix) => Prisma.sql`(SELECT a.gnaf_pid, a.search_key, a.flat_number FROM address.address_detail a
+      WHERE a.dataset = ${dataset} AND a.search_key ~>=~ ${prefix} AND a.search_key ~<~ ${`${prefix}\uffff`}
+        AND a.geom IS NOT NULL AND a.geocode_type NOT IN ('STL', 'LOC', 'GG')
+        AND (${state}::text IS NULL OR a.state = ${state}::text)
+        AND (${flatNumber}::int IS NULL OR a.flat_number = ${flatNumber}::int)
+      ORDER BY a.search_key, a.flat_number NULLS FIRST, a.gnaf_pid LIMIT ${limit})`,
+  );
+  return Prisma.sql`
+  SELECT ${ADDRESS_COLUMNS}
+  FROM (SELECT DISTINCT ON (gnaf_pid) * FROM (${Prisma.join(ranges, ' UNION ALL ')}) u) hit
+  JOIN address.address_detail a ON a.dataset = ${dataset} AND a.gnaf_pid = hit.gnaf_pid
+  ${ADDRESS_JOINS}
+  ORDER BY hit.search_key, hit.flat_number NULLS FIRST, hit.gnaf_pid
+  LIMIT ${limit}`;
+};
+
+/** A candidate of the matcher: `matched_name` is the street name or the alias the input named. */
+export type MatchCandidateRow = AddressRow & { locality_postcode: string | null; matched_name: string };

@@ -12,6 +12,8 @@ export type ParcelRow = {
   geometry: GeoJSONGeometry;
   inside_lat: number;
   inside_lng: number;
+  /** The attributes as a live state service published them (spec 2.3); absent for mirror rows. */
+  upstream_attributes?: Record<string, unknown> | null;
 };
 
 /** Rows of a batched lookup come back tagged with the position of the key they answer. */
@@ -72,13 +74,37 @@ export const PARCELS_IN_BBOX = (
   ORDER BY p.parcel_pfi
   LIMIT ${limit + 1}`;
 
-export const BBOX_COVERED = (
+/**
+ * How far the coverage reaches over a window: `touches` (part of it) and `holds` (all of it,
+ * so no other source need be asked). A window across two adjacent coverage areas is held by their union.
+ */
+export const BBOX_COVERAGE = (
   dataset: string,
   state: string,
   bbox: { west: number; south: number; east: number; north: number },
 ) => Prisma.sql`
-  SELECT EXISTS (
-    SELECT 1 FROM cadastre.coverage c
-    WHERE c.dataset = ${dataset} AND c.state = ${state}
-      AND ST_Intersects(c.geom, ST_MakeEnvelope(${bbox.west}, ${bbox.south}, ${bbox.east}, ${bbox.north}, 4326))
-  ) AS covered`;
+  SELECT count(*) > 0 AS touches,
+         coalesce(ST_Covers(ST_Union(c.geom), ST_MakeEnvelope(${bbox.west}, ${bbox.south}, ${bbox.east}, ${bbox.north}, 4326)), false) AS holds
+  FROM cadastre.coverage c
+  WHERE c.dataset = ${dataset} AND c.state = ${state}
+    AND ST_Intersects(c.geom, ST_MakeEnvelope(${bbox.west}, ${bbox.south}, ${bbox.east}, ${bbox.north}, 4326))`;
+
+/**
+ * Parcels registered as a lot on a plan, by the state's SPI or by lot and plan number (the
+ * whole plan when no lot is given). One row past the limit tells the caller there were more.
+ */
+export const PARCELS_BY_LOT_PLAN = (
+  dataset: string,
+  state: string,
+  spi: string | null,
+  lot: string | null,
+  plan: string,
+  limit: number,
+) => Prisma.sql`
+  SELECT ${PARCEL_COLUMNS}
+  FROM cadastre.parcel p
+  WHERE p.dataset = ${dataset} AND p.state = ${state}
+    AND (p.parcel_spi = ${spi}::text
+      OR (p.parcel_plan_number = ${plan} AND (${lot}::text IS NULL OR p.parcel_lot_number = ${lot}::text)))
+  ORDER BY p.parcel_lot_number, p.parcel_pfi
+  LIMIT ${limit + 1}`;

@@ -87,6 +87,64 @@ export const BAD_INPUTS: BadCase[] = [
   { path: '/v1/property/graph', query: { lat: '0', lng: '0' }, error: /outside Australia/, shape: 'plain' },
   { path: '/v1/property/graph', query: { ...BASE, state: 'ZZ' }, error: /Unknown state/, shape: 'plain' },
   { path: '/v1/property/graph', query: { gnaf_pid: 'G'.repeat(40) }, error: /at most 32 characters/, shape: 'plain' },
+  { path: '/api/cadastre/by-address', query: {}, error: /q is required/, shape: 'envelope' },
+  { path: '/api/cadastre/by-address', query: { q: '  ' }, error: /q must not be empty/, shape: 'envelope' },
+  {
+    path: '/api/cadastre/by-address',
+    query: { q: 'x'.repeat(301) },
+    error: /at most 300 characters/,
+    shape: 'envelope',
+  },
+  {
+    path: '/api/cadastre/by-address',
+    query: { q: '1 A St', postcode: '355' },
+    error: /postcode must be 4 digits/,
+    shape: 'envelope',
+  },
+  {
+    path: '/api/cadastre/by-address',
+    query: { q: '1 A St', state: 'Vic.' },
+    error: /Unknown state/,
+    shape: 'envelope',
+  },
+  {
+    path: '/api/cadastre/by-address',
+    query: { q: '1 A St', near: '-36.6' },
+    error: /near must be 'lat,lng'/,
+    shape: 'envelope',
+  },
+  {
+    path: '/api/cadastre/by-address',
+    query: { q: '1 A St', near: '144.3,-36.6' },
+    error: /outside Australia/,
+    shape: 'envelope',
+  },
+  { path: '/v1/property/resolve', query: {}, error: /q is required/, shape: 'plain' },
+  {
+    path: '/v1/property/resolve',
+    query: { q: '1 A St', postcode: 'ABCD' },
+    error: /postcode must be 4 digits/,
+    shape: 'plain',
+  },
+  { path: '/api/address/autocomplete', query: { q: 'a' }, error: /at least 2 characters/, shape: 'plain' },
+  {
+    path: '/api/address/autocomplete',
+    query: { q: '72 dw', limit: '50' },
+    error: /limit must be a whole number from 1 to 20/,
+    shape: 'plain',
+  },
+  {
+    path: '/api/address/autocomplete',
+    query: { q: '72 dw', limit: 'ten' },
+    error: /limit must be a whole number/,
+    shape: 'plain',
+  },
+  {
+    path: '/api/address/validate',
+    query: { q: ['1 A St', '2 B St'] },
+    error: /q must be a single value/,
+    shape: 'plain',
+  },
 ];
 
 export function badInputSuite(mode: string, target: () => Promise<{ app: App | string; key: string }>): void {

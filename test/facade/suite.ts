@@ -9,6 +9,8 @@ export type FacadeTarget = { app: App | string; db: Database; key: string };
 
 const SYNTHETIC = /synthetic/i;
 
+type Suggestion = { gnaf_pid: string; address: string; state: string };
+
 /**
  * The REST facade's behaviour, run against the embedded mode (in-process app) and the
  * distributed mode (a real gateway process over subgraph processes) alike.
@@ -205,6 +207,184 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
           success: false,
           error: 'No property with gnaf_pid GAVIC000000000.',
           hint: expect.any(String),
+        });
+      });
+    });
+
+    describe('address routes', () => {
+      /** The fixture parcel's address as people write it: title case, street type spelled out, no postcode. */
+      const messy = (address: string) =>
+        address
+          .replace(
+            /, ([A-Z ]+) (VIC|NSW|QLD) \d{4}$/,
+            (_m, locality: string, state: string) => `, ${locality.toLowerCase()} ${state}`,
+          )
+          .replace(/ ST,/, ' Street,')
+          .replace(/ RD,/, ' Road,');
+
+      it('by-address: a strict match returns the parcel with similarity 1 and both credits', async () => {
+        const res = await get('/api/cadastre/by-address').query({ q: f.vicParcel.address }).expect(200);
+        expect(res.body).toMatchObject({ success: true, similarity: 1, confidence: 1, error: null, hint: null });
+        expect(res.body.data.properties).toMatchObject({
+          parcel_pfi: f.vicParcel.parcel_pfi,
+          ezi_address: f.vicParcel.address,
+        });
+        expect(res.body.data.geometry.type).toMatch(/Polygon/);
+        expect(res.body.geocodeType).toMatch(/^(PC|FCS)$/);
+        expect(res.body.attribution).toMatch(SYNTHETIC);
+        expect(res.headers['x-service-attribution']).toBe(res.body.attribution);
+        expect(res.headers['x-service-license']).toBe(res.body.license);
+      });
+
+      it('by-address: the tolerant pass reports real similarity and confidence below 1', async () => {
+        const res = await get('/api/cadastre/by-address')
+          .query({ q: messy(f.nswParcel.address) })
+          .expect(200);
+        expect(res.body.data.properties.parcel_pfi).toBe(f.nswParcel.parcel_pfi);
+        expect(res.body.similarity).toBeGreaterThan(0.5);
+        expect(res.body.similarity).toBeLessThan(1);
+        expect(res.body.confidence).toBeGreaterThanOrEqual(0.5);
+        expect(res.body.confidence).toBeLessThan(1);
+      });
+
+      it('by-address: no candidate above the floor is a 404 in the cadastre shape with a hint', async () => {
+        const res = await get('/api/cadastre/by-address')
+          .query({ q: '99999 Nowhere Street, Huntly VIC 3551' })
+          .expect(404);
+        expect(res.body).toMatchObject({ success: false, data: null, source: null });
+        expect(res.body.error).toMatch(/No address matches/);
+        expect(res.body.hint).toMatch(/\S/);
+        const vague = await get('/api/cadastre/by-address').query({ q: 'somewhere near the river' }).expect(404);
+        expect(vague.body.error).toMatch(/No house number or lot number/);
+      });
+
+      it('by-address: postcode and state narrow the match, and a contradicting one finds nothing', async () => {
+        const postcode = /(\d{4})$/.exec(f.qldParcel.address)![1]!;
+        const ok = await get('/api/cadastre/by-address')
+          .query({ q: messy(f.qldParcel.address), postcode, state: 'QLD' })
+          .expect(200);
+        expect(ok.body.data.properties.parcel_pfi).toBe(f.qldParcel.parcel_pfi);
+        await get('/api/cadastre/by-address')
+          .query({ q: messy(f.qldParcel.address), state: 'VIC' })
+          .expect(404);
+        await get('/api/cadastre/by-address')
+          .query({ q: messy(f.qldParcel.address), postcode: '2000' })
+          .expect(404);
+      });
+
+      it('by-address: garbage timeout_ms is ignored and the default budget applies', async () => {
+        for (const timeout_ms of ['soon', '-5', '0', '1e400']) {
+          const res = await get('/api/cadastre/by-address').query({ q: f.vicParcel.address, timeout_ms }).expect(200);
+          expect(res.body.data.properties.parcel_pfi).toBe(f.vicParcel.parcel_pfi);
+        }
+        await get('/api/cadastre/by-address').query({ q: f.vicParcel.address, timeout_ms: '50' }).expect(200);
+      });
+
+      it('resolve: an address to gnaf_pid, state and parcel_pfi', async () => {
+        const res = await get('/v1/property/resolve')
+          .query({ q: messy(f.qldParcel.address) })
+          .expect(200);
+        expect(res.body.data).toMatchObject({
+          gnaf_pid: f.qldParcel.gnaf_pid,
+          state: 'QLD',
+          parcel_pfi: f.qldParcel.parcel_pfi,
+          address: f.qldParcel.address,
+        });
+        expect(res.headers['x-service-attribution']).toBe(res.body.attribution);
+        await get('/v1/property/resolve').query({ q: '1 Imaginary Lane, Nowhere NSW 2999' }).expect(404);
+      });
+
+      it('autocomplete: suggestions for a typed prefix, unit filter, state filter and limit', async () => {
+        const [number, ...rest] = f.vicParcel.address.split(' ');
+        const typed = `${number} ${rest[0]!.slice(0, 3).toLowerCase()}`;
+        const res = await get('/api/address/autocomplete').query({ q: typed }).expect(200);
+        expect(res.body.success).toBe(true);
+        expect(res.body.suggestions.length).toBeGreaterThan(0);
+        expect(res.body.suggestions.length).toBeLessThanOrEqual(10);
+        for (const s of res.body.suggestions as Suggestion[])
+          expect(s.address.startsWith(`${number} ${rest[0]!.slice(0, 3)}`)).toBe(true);
+        expect((res.body.suggestions as Suggestion[]).map((s) => s.gnaf_pid)).toContain(f.vicParcel.gnaf_pid);
+        expect(res.headers['x-service-attribution']).toBe(res.body.attribution);
+        const none = await get('/api/address/autocomplete').query({ q: typed, state: 'QLD' }).expect(200);
+        expect((none.body.suggestions as Suggestion[]).every((s) => s.state === 'QLD')).toBe(true);
+        const one = await get('/api/address/autocomplete').query({ q: typed, limit: '1' }).expect(200);
+        expect(one.body.suggestions).toHaveLength(1);
+        const spelled = f.vicParcel.address.replace(/ ST, .*/, ' Street').replace(/ RD, .*/, ' Road');
+        if (spelled !== f.vicParcel.address) {
+          const full = await get('/api/address/autocomplete').query({ q: spelled }).expect(200);
+          expect((full.body.suggestions as Suggestion[]).map((s) => s.gnaf_pid)).toContain(f.vicParcel.gnaf_pid);
+        }
+      });
+
+      it('validate: a real address is valid with its normalised form; a made-up one is not', async () => {
+        const ok = await get('/api/address/validate')
+          .query({ q: messy(f.nswParcel.address) })
+          .expect(200);
+        expect(ok.body).toMatchObject({ success: true, valid: true });
+        expect(ok.body.data).toMatchObject({
+          gnaf_pid: f.nswParcel.gnaf_pid,
+          address: f.nswParcel.address,
+          exact: false,
+        });
+        expect(ok.body.data.corrections).toContain('postcode not given');
+        const bad = await get('/api/address/validate').query({ q: '1 Imaginary Lane, Huntly VIC 3551' }).expect(200);
+        expect(bad.body).toMatchObject({ success: true, valid: false, data: null });
+        expect(bad.body.error).toMatch(/No address matches/);
+      });
+
+      it('parse-lot: reads lot/plan references per state, and refuses text that is not one', async () => {
+        const vic = await get('/api/cadastre/parse-lot').query({ q: 'Lot 3 PS612345' }).expect(200);
+        expect(vic.body).toMatchObject({ success: true, source: 'parser', error: null });
+        expect(vic.body.data).toMatchObject({
+          lot: '3',
+          plan: 'PS612345',
+          plan_type: 'PS',
+          state: 'VIC',
+          spi: '3\\PS612345',
+        });
+        const nsw = await get('/api/cadastre/parse-lot').query({ q: '10//DP123456' }).expect(200);
+        expect(nsw.body.data).toMatchObject({ lot: '10', plan: 'DP123456', state: 'NSW', spi: '10//DP123456' });
+        const qld = await get('/api/cadastre/parse-lot').query({ q: '16/SP210455', state: 'QLD' }).expect(200);
+        expect(qld.body.data).toMatchObject({ lot: '16', plan: 'SP210455', state: 'QLD', spi: '16SP210455' });
+        const bad = await get('/api/cadastre/parse-lot').query({ q: 'the blue house' }).expect(400);
+        expect(bad.body).toMatchObject({ success: false, data: null });
+        expect(bad.body.hint).toMatch(/PS612345/);
+      });
+
+      it('lot-detail: the same lot by PFI, by gnaf_pid and by its lot/plan reference', async () => {
+        const p = f.nswParcel;
+        const byPfi = await get(`/api/cadastre/lot-detail/${p.parcel_pfi}`).query({ state: 'NSW' }).expect(200);
+        expect(byPfi.body.success).toBe(true);
+        expect(byPfi.body.data).toMatchObject({
+          parcel_pfi: p.parcel_pfi,
+          state: 'NSW',
+          matched_by: 'pfi',
+          plan_type: 'DP',
+        });
+        expect((byPfi.body.data.addresses as Suggestion[]).map((a) => a.gnaf_pid)).toContain(p.gnaf_pid);
+        expect(byPfi.body.data.area_m2).toBeGreaterThan(50);
+        const [west, south, east, north] = byPfi.body.data.bbox as number[];
+        expect(byPfi.body.data.centroid.lng).toBeGreaterThan(west!);
+        expect(byPfi.body.data.centroid.lng).toBeLessThan(east!);
+        expect(byPfi.body.data.centroid.lat).toBeGreaterThan(south!);
+        expect(byPfi.body.data.centroid.lat).toBeLessThan(north!);
+        expect(byPfi.headers['x-service-attribution']).toBe(byPfi.body.attribution);
+        const byGnaf = await get(`/api/cadastre/lot-detail/${p.gnaf_pid}`).expect(200);
+        expect(byGnaf.body.data).toMatchObject({ parcel_pfi: p.parcel_pfi, matched_by: 'gnaf_pid' });
+        const spi = byPfi.body.data.parcel_spi as string;
+        const byLot = await get(`/api/cadastre/lot-detail/${encodeURIComponent(spi)}`)
+          .query({ state: 'NSW' })
+          .expect(200);
+        expect(byLot.body.data).toMatchObject({
+          parcel_pfi: p.parcel_pfi,
+          matched_by: 'lot_plan',
+          lot: byPfi.body.data.lot,
+        });
+        const missing = await get('/api/cadastre/lot-detail/999999999999').query({ state: 'NSW' }).expect(404);
+        expect(missing.body).toMatchObject({
+          success: false,
+          data: null,
+          error: "No parcel found for '999999999999'.",
         });
       });
     });
