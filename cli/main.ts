@@ -11,6 +11,7 @@ import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { startDistributed } from './distributed.ts';
 import { runIngestCommand } from './ingest/cli.ts';
 import { runKeysCommand } from './keys.ts';
+import { runMirrorCommand } from './mirror.ts';
 import type { RunningServer } from './serve.ts';
 import { serve, stopOnSignals } from './serve.ts';
 import { DEMO_DAILY_CAP, ensureDemoKey } from '../platform/demo-key.ts';
@@ -24,6 +25,8 @@ const USAGE = `Usage: landgraph <command>
   sandbox samples           print a handful of real sandbox points as JSON
   ingest gnaf <folder> [--states VIC,NSW] [--dataset live] [--release NAME] [--force]
                             load a G-NAF release (resumable; --force reloads completed files)
+  mirror export-cadastre [--dataset sandbox|live] [--state VIC]
+                            write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
   migrate                   apply pending database migrations
   compose [--out FILE]      compose the supergraph from the subgraph schemas (stdout or FILE)
@@ -93,6 +96,8 @@ export async function main(args: string[]): Promise<number> {
         break;
       case 'ingest':
         return await runIngestCommand(args.slice(1));
+      case 'mirror':
+        return await runMirrorCommand(args.slice(1));
       case 'keys':
         setLogLevel('warn');
         return await runKeysCommand(args.slice(1));

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import request from 'supertest';
@@ -11,13 +14,14 @@ import { testConfig } from './support/runtime.ts';
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../bin/landgraph.js', import.meta.url));
 
-function cli(args: string[], config: Config) {
+function cli(args: string[], config: Config, env: Record<string, string> = {}) {
   return run(process.execPath, [BIN, ...args], {
     env: {
       ...process.env,
       DATABASE_URL: config.databaseUrl ?? '',
       LANDGRAPH_DATA_DIR: config.dataDir,
       LANDGRAPH_LOG_LEVEL: 'warn',
+      ...env,
     },
     timeout: 120_000,
   });
@@ -76,6 +80,29 @@ describe('the landgraph command', () => {
       .expect(200);
     const listed = JSON.parse((await cli(['keys', 'list'], config)).stdout) as Array<Record<string, unknown>>;
     expect(JSON.stringify(listed)).not.toContain(rotated.secret);
+  });
+
+  it('exports the cadastre mirror as an object-store snapshot, and says what it needs when unset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'landgraph-store-'));
+    try {
+      const { stdout } = await cli(['mirror', 'export-cadastre', '--state', 'QLD'], config, {
+        LANDGRAPH_OBJECT_STORE_DIR: dir,
+      });
+      expect(stdout).toMatch(/^QLD: \d+ parcels in \d+ tiles/m);
+      const manifest = JSON.parse(readFileSync(join(dir, 'cadastre', 'manifest.json'), 'utf8')) as {
+        datasets: { sandbox: Record<string, { parcels: number }> };
+      };
+      expect(manifest.datasets.sandbox.QLD!.parcels).toBeGreaterThan(100);
+      const refused = await cli(['mirror', 'export-cadastre'], config).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(refused).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/LANDGRAPH_OBJECT_STORE_DIR is not set/),
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves the Apollo Sandbox landing page at /graphql to a browser', async () => {
