@@ -807,4 +807,53 @@ describe('cadastre fallbacks through the REST facade', () => {
     expect(res.body.data.b.data.parcel_pfi).toBe(vicParcels[1]!.parcel_pfi);
     expect(server.requests.length - before).toBe(1);
   });
+
+  it('by-address matches a live address, then finds its parcel on the live service; over budget it is a 503', async () => {
+    // The sandbox address of the VIC fixture parcel, held as live G-NAF data for this test only.
+    await db.exec(`
+      INSERT INTO address.locality (dataset, locality_pid, locality_name, state, postcode)
+        SELECT 'live', l.locality_pid, l.locality_name, l.state, l.postcode FROM address.locality l
+        JOIN address.address_detail a ON a.dataset = l.dataset AND a.locality_pid = l.locality_pid
+        WHERE a.dataset = 'sandbox' AND a.gnaf_pid = '${f.vicParcel.gnaf_pid}';
+      INSERT INTO address.street_locality (dataset, street_locality_pid, locality_pid, street_name, street_type_code, street_suffix_code)
+        SELECT 'live', s.street_locality_pid, s.locality_pid, s.street_name, s.street_type_code, s.street_suffix_code
+        FROM address.street_locality s JOIN address.address_detail a
+          ON a.dataset = s.dataset AND a.street_locality_pid = s.street_locality_pid
+        WHERE a.dataset = 'sandbox' AND a.gnaf_pid = '${f.vicParcel.gnaf_pid}';
+      INSERT INTO address.address_detail (dataset, gnaf_pid, street_locality_pid, locality_pid, state, postcode,
+          number_first, number_last, lot_number, flat_number, formatted_address, search_key, geocode_type, geom)
+        SELECT 'live', gnaf_pid, street_locality_pid, locality_pid, state, postcode, number_first, number_last,
+          lot_number, flat_number, formatted_address, search_key, geocode_type, geom
+        FROM address.address_detail WHERE dataset = 'sandbox' AND gnaf_pid = '${f.vicParcel.gnaf_pid}';
+      INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
+        VALUES ('live', 'address', 'VIC', 'Incorporates or developed using G-NAF (c) Geoscape Australia', 'Open G-NAF EULA', 'gnaf-test');`);
+    runtime.catalog.invalidate();
+    try {
+      const ok = await get('/api/cadastre/by-address', liveKey).query({ q: f.vicParcel.address }).expect(200);
+      expect(ok.body).toMatchObject({
+        success: true,
+        source: 'live:vic/cadastre',
+        similarity: 1,
+        confidence: 1,
+        data: { properties: { parcel_pfi: f.vicParcel.parcel_pfi, ezi_address: f.vicParcel.address } },
+      });
+      expect(ok.body.attribution).toContain(VIC_CREDIT);
+      expect(ok.body.attribution).toContain('G-NAF');
+      server.failWith({ kind: 'slow', delayMs: 3000 });
+      const slow = await get('/api/cadastre/by-address', liveKey)
+        .query({ q: f.vicParcel.address, timeout_ms: '300' })
+        .expect(503);
+      expect(slow.body).toMatchObject({ success: false, data: null });
+      expect(slow.body.error).toMatch(/budget|cadastre source failed/);
+      expect(slow.body.hint).toMatch(/\S/);
+    } finally {
+      server.failWith(null);
+      await db.exec(`
+        DELETE FROM address.address_detail WHERE dataset = 'live';
+        DELETE FROM address.street_locality WHERE dataset = 'live';
+        DELETE FROM address.locality WHERE dataset = 'live';
+        DELETE FROM public.dataset_source WHERE dataset = 'live';`);
+      runtime.catalog.invalidate();
+    }
+  });
 });
