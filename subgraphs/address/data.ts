@@ -19,15 +19,17 @@ export const MATCH_BUDGET = { defaultMs: 3000, minMs: 250, maxMs: 12000 } as con
 const LOCALITY_TTL_MS = 60_000;
 
 /**
- * One statement under a time budget. On PostgreSQL the budget is also the statement's own
- * `statement_timeout`, so an over-budget query stops using the server; PGlite has no timer
- * to cancel with, so there the deadline is only ours. Either way the caller gets a 503.
+ * One statement under a time budget: past it the caller gets a 503 at once. When the caller
+ * set the budget (timeout_ms), it is also the statement's own `statement_timeout` on
+ * PostgreSQL, so an over-budget query stops using the server; the default budget is ours
+ * alone, which spares every lookup the transaction a SET LOCAL needs. PGlite has no timer to
+ * cancel with, so there the deadline is always only ours.
  */
-export function budgetedRunner(db: Database, budgetMs: number): StageRunner {
+export function budgetedRunner(db: Database, budgetMs: number, onServer = false): StageRunner {
   const ms = Math.round(budgetMs);
   return async <T>(stage: string, sql: Prisma.Sql): Promise<T[]> => {
     const query =
-      db.kind === 'postgres'
+      onServer && db.kind === 'postgres'
         ? db.prisma
             .$transaction([
               db.prisma.$executeRawUnsafe(`SET LOCAL statement_timeout = ${ms}`),
@@ -108,9 +110,9 @@ export class AddressData {
     );
   }
 
-  /** A matcher whose every statement runs under `budgetMs`. */
-  matcher(budgetMs: number): AddressMatcher {
-    const run = budgetedRunner(this.deps.db, budgetMs);
+  /** A matcher whose every statement runs under `budgetMs`; `onServer` when the caller chose it. */
+  matcher(budgetMs: number, onServer: boolean): AddressMatcher {
+    const run = budgetedRunner(this.deps.db, budgetMs, onServer);
     return new AddressMatcher(run, this.scope.dataset, () => this.localities.get(this.scope.dataset));
   }
 

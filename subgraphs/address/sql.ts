@@ -158,10 +158,10 @@ export const ADDRESSES_ON_STREETS = (
 
 /**
  * Prefix search for autocomplete over the search key (the address with street types spelled
- * out). Each prefix is a range scan of the (dataset, search_key text_pattern_ops) index, written
- * with the pattern operators so it stays a range scan with bound parameters (a LIKE on a
- * parameter does not, once the statement is prepared). Several prefixes cover a last word typed
- * as an abbreviation ("72 DWYER ST" and "72 DWYER STREET"). Base addresses before their units.
+ * out). Each prefix is a range of the "C"-collated (dataset, search_key) index, read in key
+ * order so the scan stops at the limit; written as a range rather than a LIKE on a parameter,
+ * which stops using the index once the statement is prepared. Several prefixes cover a last
+ * word typed as an abbreviation ("72 DWYER RD" and "72 DWYER ROAD"). Base addresses before units.
  */
 export const SUGGESTIONS_BY_PREFIX = (
   dataset: string,
@@ -171,12 +171,14 @@ export const SUGGESTIONS_BY_PREFIX = (
   limit: number,
 ) => {
   const ranges = prefixes.map(
-    (prefix) => Prisma.sql`(SELECT a.gnaf_pid, a.search_key, a.flat_number FROM address.address_detail a
-      WHERE a.dataset = ${dataset} AND a.search_key ~>=~ ${prefix} AND a.search_key ~<~ ${`${prefix}\uffff`}
+    (prefix) => Prisma.sql`(SELECT a.gnaf_pid, a.search_key COLLATE "C" AS search_key, a.flat_number
+      FROM address.address_detail a
+      WHERE a.dataset = ${dataset}
+        AND a.search_key COLLATE "C" >= ${prefix} AND a.search_key COLLATE "C" < ${`${prefix}\uffff`}
         AND a.geom IS NOT NULL AND a.geocode_type NOT IN ('STL', 'LOC', 'GG')
         AND (${state}::text IS NULL OR a.state = ${state}::text)
         AND (${flatNumber}::int IS NULL OR a.flat_number = ${flatNumber}::int)
-      ORDER BY a.search_key, a.flat_number NULLS FIRST, a.gnaf_pid LIMIT ${limit})`,
+      ORDER BY a.search_key COLLATE "C" LIMIT ${limit * 4})`,
   );
   return Prisma.sql`
   SELECT ${ADDRESS_COLUMNS}
@@ -187,5 +189,4 @@ export const SUGGESTIONS_BY_PREFIX = (
   LIMIT ${limit}`;
 };
 
-/** A candidate of the matcher: `matched_name` is the street name or the alias the input named. */
 export type MatchCandidateRow = AddressRow & { locality_postcode: string | null; matched_name: string };

@@ -55,7 +55,8 @@ export const Query: QueryResolvers<AddressContext> = {
     const state = args.state ? assertState(args.state) : null;
     const postcode = postcodeArg(args.postcode);
     if (args.near) assertPoint(args.near.lat, args.near.lng);
-    const outcome = await ctx.address.matcher(matchBudget(args.timeout_ms)).match(q, {
+    const explicit = typeof args.timeout_ms === 'number' && args.timeout_ms > 0;
+    const outcome = await ctx.address.matcher(matchBudget(args.timeout_ms), explicit).match(q, {
       state,
       postcode,
       near: args.near ?? null,
