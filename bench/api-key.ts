@@ -1,6 +1,7 @@
 /**
  * The facade asks for an API key: the benchmark uses a test key (sandbox data) with the
- * cadastre scope and a rate limit no benchmark reaches, made once per database through the
+ * scopes of the routes it measures (cadastre.read; locality.read for address autocomplete) and
+ * a rate limit no benchmark reaches, made once per database through the
  * project's own `landgraph keys create` and kept in .landgraph-bench/ for the next run. Both
  * servers get the same headers, so both read the same request bytes; the bare server ignores them.
  */
@@ -11,6 +12,7 @@ import { promisify } from 'node:util';
 
 const BENCH_RATE_LIMIT_PER_MINUTE = 100_000_000;
 const CREATE_TIMEOUT_MS = 60_000;
+const BENCH_SCOPES = ['cadastre.read', 'locality.read'];
 
 export type Headers = Record<string, string>;
 
@@ -22,7 +24,7 @@ async function status(url: string, headers: Headers): Promise<number> {
 
 async function createKey(root: string, databaseUrl: string): Promise<string> {
   const args = ['bin/landgraph.js', 'keys', 'create', '--name', 'landgraph-bench', '--kind', 'test'];
-  args.push('--scopes', 'cadastre.read', '--rate-limit', String(BENCH_RATE_LIMIT_PER_MINUTE));
+  args.push('--scopes', BENCH_SCOPES.join(','), '--rate-limit', String(BENCH_RATE_LIMIT_PER_MINUTE));
   const { stdout } = await promisify(execFile)(process.execPath, args, {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, LANDGRAPH_LOG_LEVEL: 'warn' },
@@ -34,21 +36,33 @@ async function createKey(root: string, databaseUrl: string): Promise<string> {
   return secret;
 }
 
-/** The headers a lookup on `probeUrl` needs: none when the facade answers without a key. */
-export async function benchHeaders(root: string, probeUrl: string, databaseUrl: string): Promise<Headers> {
-  if ((await status(probeUrl, {})) !== 401) return {};
+/**
+ * The headers the routes of `probeUrls` need (each must answer 200 with them): none when the
+ * facade answers without a key. A kept key that no longer answers every probe (another
+ * database, or made before a route's scope was added here) is replaced.
+ */
+export async function benchHeaders(
+  root: string,
+  probeUrls: string | readonly string[],
+  databaseUrl: string,
+): Promise<Headers> {
+  const urls = typeof probeUrls === 'string' ? [probeUrls] : probeUrls;
+  const statuses = async (headers: Headers) => Promise.all(urls.map((url) => status(url, headers)));
+  if ((await statuses({})).every((s) => s !== 401)) return {};
   const database = new URL(databaseUrl).pathname.slice(1);
   const file = join(root, '.landgraph-bench', `api-key-${database}.txt`);
   const bearer = (secret: string): Headers => ({ authorization: `Bearer ${secret}` });
   if (existsSync(file)) {
     const kept = bearer(readFileSync(file, 'utf8').trim());
-    if ((await status(probeUrl, kept)) === 200) return kept;
+    if ((await statuses(kept)).every((s) => s === 200)) return kept;
   }
   const secret = await createKey(root, databaseUrl);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   const headers = bearer(secret);
-  const answered = await status(probeUrl, headers);
-  if (answered !== 200) throw new Error(`The facade answered ${answered} with the new benchmark key.`);
+  const answered = await statuses(headers);
+  const failed = answered.findIndex((s) => s !== 200);
+  if (failed >= 0)
+    throw new Error(`The facade answered ${answered[failed]} on ${urls[failed]} with the new benchmark key.`);
   return headers;
 }

@@ -14,7 +14,7 @@ export const DEFAULT_BENCH_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/
 /** One benchmark target: a parcel's interior point and its key, so both routes hit the same parcels. */
 export type BenchPoint = { state: string; pfi: string; lat: number; lng: number };
 
-export type DatabaseFacts = { postgres: string; postgis: string; parcels: number };
+export type DatabaseFacts = { postgres: string; postgis: string; parcels: number; addresses: number };
 
 /** Creates the database named by `url` (through the server's `postgres` database) if it is missing. */
 export async function ensureDatabase(url: string): Promise<void> {
@@ -49,7 +49,7 @@ export async function prepareBenchDatabase(url: string, seed: number, parcels: n
     if (parcels === undefined) await prepareDatabase(db, { sandboxSeed: seed });
     else await seedScaled(db, seed, parcels);
     // fresh statistics, so both servers' identical queries get the same, index-using plan
-    await db.exec('ANALYZE cadastre.parcel');
+    await db.exec('ANALYZE cadastre.parcel, address.address_detail, address.street_locality, address.locality');
   } finally {
     await db.close();
   }
@@ -105,11 +105,66 @@ export function benchPoints(url: string, count: number, seed: number): Promise<B
 
 export function databaseFacts(url: string): Promise<DatabaseFacts> {
   return withDatabase(url, async (db) => {
-    const [row] = await db.query<{ postgres: string; postgis: string; parcels: number }>(
+    const [row] = await db.query<DatabaseFacts>(
       `SELECT current_setting('server_version') AS postgres, postgis_lib_version() AS postgis,
-              (SELECT count(*)::int FROM cadastre.parcel WHERE dataset = 'sandbox') AS parcels`,
+              (SELECT count(*)::int FROM cadastre.parcel WHERE dataset = 'sandbox') AS parcels,
+              (SELECT count(*)::int FROM address.address_detail WHERE dataset = 'sandbox') AS addresses`,
     );
     if (!row) throw new Error('No answer from the benchmark database.');
     return row;
+  });
+}
+
+/** One sandbox address as the address benchmark needs it: its G-NAF components and the parcel it lies on. */
+export type BenchAddress = {
+  gnaf_pid: string;
+  formatted_address: string;
+  search_key: string;
+  geocode_type: string;
+  parcel_pfi: string;
+  state: string;
+  postcode: string | null;
+  locality_name: string;
+  street_name: string;
+  street_type_code: string | null;
+  street_suffix_code: string | null;
+  building_name: string | null;
+  flat_type_code: string | null;
+  flat_number: number | null;
+  flat_number_suffix: string | null;
+  level_type_code: string | null;
+  level_number: number | null;
+  number_first: number | null;
+  number_first_suffix: string | null;
+  number_last: number | null;
+  number_last_suffix: string | null;
+  lot_number: string | null;
+};
+
+/**
+ * `count` sandbox addresses with a parcel-grade geocode (PC or FCS) and a parcel, chosen by a
+ * seeded hash of their G-NAF PID (the same addresses every run on the same data).
+ */
+export function benchAddresses(url: string, count: number, seed: number): Promise<BenchAddress[]> {
+  return withDatabase(url, async (db) => {
+    const rows = await db.query<BenchAddress>(
+      `SELECT a.gnaf_pid, a.formatted_address, a.search_key, a.geocode_type, a.parcel_pfi, a.state, a.postcode,
+              l.locality_name, s.street_name, s.street_type_code, s.street_suffix_code, a.building_name,
+              a.flat_type_code, a.flat_number, a.flat_number_suffix, a.level_type_code, a.level_number,
+              a.number_first, a.number_first_suffix, a.number_last, a.number_last_suffix, a.lot_number
+       FROM (
+         SELECT * FROM address.address_detail a
+         WHERE a.dataset = 'sandbox' AND a.geocode_type IN ('PC', 'FCS') AND a.geom IS NOT NULL
+           AND a.parcel_pfi IS NOT NULL AND a.search_key IS NOT NULL
+         ORDER BY md5(a.gnaf_pid || ':' || $1::text)
+         LIMIT $2
+       ) a
+       JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
+       JOIN address.street_locality s ON s.dataset = a.dataset AND s.street_locality_pid = a.street_locality_pid
+       ORDER BY md5(a.gnaf_pid || ':' || $1::text)`,
+      [String(seed), count],
+    );
+    if (rows.length === 0) throw new Error('The benchmark database holds no sandbox addresses with a parcel geocode.');
+    return rows;
   });
 }

@@ -16,6 +16,7 @@ export type Measurement = {
   durationS: number;
   rps: number;
   p50: number;
+  p95: number;
   p99: number;
   non2xx: number;
   errors: number;
@@ -101,6 +102,7 @@ export async function measure(target: Target, paths: readonly string[], options:
     durationS: result.duration,
     rps: requests / result.duration,
     p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     non2xx: result.non2xx,
     errors: result.errors,

@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: GET /api/cadastre/lookup through the facade against a bare node:http + pg
- * server running the same SQL on the same PostgreSQL, same points, same load, same run.
- * Bounded: loopback only, every phase has a fixed duration, children are stopped on any exit.
+ * server running the same SQL on the same PostgreSQL, same points, same load, same run; then
+ * GET /api/cadastre/by-address and GET /api/address/autocomplete through the facade alone
+ * (`--only lookup|address` runs one phase). Bounded: loopback only, every phase has a fixed
+ * duration, children are stopped on any exit.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -11,8 +13,20 @@ import { isDeepStrictEqual } from 'node:util';
 import { loadConfig } from '../core/config.ts';
 import type { Headers } from './api-key.ts';
 import { benchHeaders } from './api-key.ts';
-import type { BenchPoint } from './database.ts';
-import { benchPoints, databaseFacts, DEFAULT_BENCH_DATABASE_URL, prepareBenchDatabase } from './database.ts';
+import type { AddressChecks, AddressResult } from './address-phase.ts';
+import { checkAddressRoutes, describeChecks, measureAddressRoutes } from './address-phase.ts';
+import type { ByAddressQuery, PrefixQuery } from './address-queries.ts';
+import { byAddressQueries, gnafQueries, prefixQueries, rebuildsFormattedAddress } from './address-queries.ts';
+import type { AddressRunFacts } from './address-report.ts';
+import { addressSection, addressTable, addressVerdict, writeAddressDocs } from './address-report.ts';
+import type { BenchAddress, BenchPoint } from './database.ts';
+import {
+  benchAddresses,
+  benchPoints,
+  databaseFacts,
+  DEFAULT_BENCH_DATABASE_URL,
+  prepareBenchDatabase,
+} from './database.ts';
 import type { LoadOptions, Measurement, Target } from './load.ts';
 import { measure, stopLoad, warmUp } from './load.ts';
 import type { Child } from './processes.ts';
@@ -27,6 +41,10 @@ const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const PROFILE_DIR = fileURLToPath(new URL('../.landgraph-bench/profiles', import.meta.url));
 const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
+/** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
+const ADDRESS_CHECK_SAMPLE = 500;
+const PHASES = ['lookup', 'address'] as const;
+type Phase = (typeof PHASES)[number];
 
 function options() {
   const { values } = parseArgs({
@@ -40,6 +58,9 @@ function options() {
       points: { type: 'string', default: '2000' },
       pool: { type: 'string', default: '10' },
       parcels: { type: 'string' },
+      only: { type: 'string' },
+      'address-queries': { type: 'string', default: '2000' },
+      'address-connections': { type: 'string', default: '1,8' },
       profile: { type: 'boolean', default: false },
       'no-docs': { type: 'boolean', default: false },
     },
@@ -49,7 +70,16 @@ function options() {
     if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer ${min}..${max}`);
     return n;
   };
+  const only = values.only;
+  if (only !== undefined && !PHASES.includes(only as Phase)) throw new Error(`--only must be ${PHASES.join(' or ')}`);
+  const phases = new Set<Phase>(only === undefined ? PHASES : [only as Phase]);
+  const addressConnections = values['address-connections']
+    .split(',')
+    .map((n) => int('address-connections', n.trim(), 1, 256));
   return {
+    phases,
+    addressQueries: int('address-queries', values['address-queries'], 3, 100_000),
+    addressConnections,
     load: {
       durationS: int('duration', values.duration, 1, 300),
       warmupS: int('warmup', values.warmup, 0, 60),
@@ -66,16 +96,25 @@ function options() {
   };
 }
 
-type Servers = { bare: Child; facade: Child; facadeCommand: string };
+type Servers = { bare: Child | undefined; facade: Child; facadeCommand: string };
 
-async function startServers(databaseUrl: string, poolMax: number, scaled: boolean, profile: boolean): Promise<Servers> {
+/** The facade, and the bare server when the lookup comparison runs. */
+async function startServers(
+  databaseUrl: string,
+  poolMax: number,
+  scaled: boolean,
+  profile: boolean,
+  withBare: boolean,
+): Promise<Servers> {
   const [barePort, facadePort, subgraphBasePort] = [await freePort(), await freePort(), await freePort()];
   const common = { DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: String(poolMax), NODE_ENV: 'production' };
-  const bare = startChild('bare', ['--import', 'tsx', 'bench/bare-server.ts'], {
-    cwd: ROOT,
-    url: `http://127.0.0.1:${barePort}`,
-    env: { ...common, PORT: String(barePort) },
-  });
+  const bare = withBare
+    ? startChild('bare', ['--import', 'tsx', 'bench/bare-server.ts'], {
+        cwd: ROOT,
+        url: `http://127.0.0.1:${barePort}`,
+        env: { ...common, PORT: String(barePort) },
+      })
+    : undefined;
   const entry = scaled ? ['--import', 'tsx', 'bench/facade-server.ts'] : ['bin/landgraph.js', 'serve'];
   const prof = profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const facade = startChild('facade', [...prof, ...entry], {
@@ -93,7 +132,7 @@ async function startServers(databaseUrl: string, poolMax: number, scaled: boolea
     },
   });
   await Promise.all([
-    waitUntilAnswering(bare, '/api/health', START_TIMEOUT_MS),
+    bare ? waitUntilAnswering(bare, '/api/health', START_TIMEOUT_MS) : undefined,
     waitUntilAnswering(facade, '/api/health', START_TIMEOUT_MS),
   ]);
   return { bare, facade, facadeCommand: `node ${[...prof, ...entry].join(' ')}` };
@@ -108,9 +147,11 @@ const fetchJson = async (url: string, headers: Headers): Promise<unknown> => (aw
 
 /** The two servers must answer the same JSON, or the comparison means nothing. */
 async function checkParity(servers: Servers, paths: readonly string[], headers: Headers): Promise<void> {
+  const bareUrl = servers.bare?.url;
+  if (!bareUrl) throw new Error('The lookup comparison needs the bare server.');
   for (const path of paths.slice(0, PARITY_SAMPLES)) {
     const [bare, facade] = await Promise.all([
-      fetchJson(`${servers.bare.url}${path}`, headers),
+      fetchJson(`${bareUrl}${path}`, headers),
       fetchJson(`${servers.facade.url}${path}`, headers),
     ]);
     if (!isDeepStrictEqual(bare, facade)) {
@@ -192,9 +233,100 @@ async function measureAll(
   });
 }
 
+type Context = {
+  opts: Options;
+  servers: Servers;
+  headers: Headers;
+  database: string;
+  facadeWindows: Window[];
+};
+
+function targetOf(ctx: Context, server: 'bare' | 'facade'): Target {
+  const child = server === 'bare' ? ctx.servers.bare : ctx.servers.facade;
+  if (!child) throw new Error(`no ${server} server`);
+  return { url: child.url, pid: pidOf(child), database: ctx.database, headers: ctx.headers };
+}
+
+const machineFacts = () => ({
+  date: new Date().toISOString().slice(0, 10),
+  cpus: cpus()[0]?.model.trim() ?? 'unknown CPU',
+  nproc: cpus().length,
+  node: process.version,
+});
+
+const keyNote = (headers: Headers) =>
+  headers.authorization
+    ? 'The facade authenticated a test key on every request (auth, rate limit, metering included); the bare server gets the same header and ignores it.'
+    : 'The facade answered without an API key.';
+
+/** The lookup comparison: parity first, then both servers on both routes. */
+async function lookupPhase(ctx: Context, plan: Plan) {
+  for (const r of plan) await checkParity(ctx.servers, r.paths, ctx.headers);
+  const notes = [
+    `Both servers answered identical JSON for the first ${PARITY_SAMPLES} paths of each route (checked before measuring).`,
+    keyNote(ctx.headers),
+  ];
+  const results = await measureAll(ctx.servers, plan, ctx.opts, (s) => targetOf(ctx, s), ctx.facadeWindows);
+  process.stdout.write(`\n${resultsTable(results)}\n\n${verdict(results)}\n\n`);
+  return { results, notes };
+}
+
+type AddressSets = {
+  queries: ByAddressQuery[];
+  prefixes: PrefixQuery[];
+  gnafSample: ByAddressQuery[];
+  fullLineSample: PrefixQuery[];
+  rebuilt: number;
+};
+
+function addressSets(addresses: readonly BenchAddress[]): AddressSets {
+  const sample = addresses.slice(0, ADDRESS_CHECK_SAMPLE);
+  const prefixes = prefixQueries(addresses);
+  return {
+    queries: byAddressQueries(addresses),
+    prefixes,
+    gnafSample: gnafQueries(sample),
+    fullLineSample: prefixes.slice(0, ADDRESS_CHECK_SAMPLE),
+    rebuilt: addresses.filter(rebuildsFormattedAddress).length,
+  };
+}
+
+/** The address routes: every request checked, then measured at each connection count. */
+async function addressPhase(
+  ctx: Context,
+  sets: AddressSets,
+): Promise<{ results: AddressResult[]; checks: AddressChecks }> {
+  const facade = targetOf(ctx, 'facade');
+  process.stdout.write(
+    `checking the address routes: ${sets.queries.length} by-address queries, ${sets.prefixes.length} prefixes, ${sets.gnafSample.length} G-NAF lines, ${sets.fullLineSample.length} whole typed lines\n`,
+  );
+  const checks = await checkAddressRoutes(facade.url, ctx.headers, sets);
+  for (const line of describeChecks(checks)) process.stdout.write(`  ${line}\n`);
+  const routes = [
+    { route: 'by-address' as const, paths: sets.queries.map((q) => q.path) },
+    { route: 'autocomplete' as const, paths: sets.prefixes.map((p) => p.path) },
+  ];
+  const results = await measureAddressRoutes(
+    facade,
+    routes,
+    {
+      load: ctx.opts.load,
+      connections: ctx.opts.addressConnections,
+      rounds: ctx.opts.rounds,
+      initialWarmupS: ctx.opts.initialWarmupS,
+    },
+    (route, connections, m) => process.stdout.write(line(`${route}@${connections}`, m)),
+    ctx.facadeWindows,
+  );
+  process.stdout.write(`\n${addressTable(results)}\n\n${addressVerdict(results)}\n`);
+  return { results, checks };
+}
+
 async function main(): Promise<void> {
   const opts = options();
   stopChildrenOnExit(stopLoad);
+  // the code the servers will load, read before they start: the tree may change during a long run
+  const code = codeVersion();
   // a scaled sandbox gets its own database, so switching sizes does not reseed each time
   const databaseUrl =
     process.env.BENCH_DATABASE_URL ??
@@ -202,53 +334,85 @@ async function main(): Promise<void> {
   const seed = loadConfig().sandboxSeed;
   process.stdout.write(`preparing ${new URL(databaseUrl).pathname.slice(1)} (seed ${seed})\n`);
   await prepareBenchDatabase(databaseUrl, seed, opts.parcels);
-  const [points, db] = await Promise.all([benchPoints(databaseUrl, opts.points, seed), databaseFacts(databaseUrl)]);
-  const servers = await startServers(databaseUrl, opts.poolMax, opts.parcels !== undefined, opts.profile);
+  const lookup = opts.phases.has('lookup');
+  const address = opts.phases.has('address');
+  const [points, addresses, db] = await Promise.all([
+    lookup ? benchPoints(databaseUrl, opts.points, seed) : [],
+    address ? benchAddresses(databaseUrl, opts.addressQueries, seed) : [],
+    databaseFacts(databaseUrl),
+  ]);
+  process.stdout.write(
+    `${db.parcels.toLocaleString('en-AU')} sandbox parcels, ${db.addresses.toLocaleString('en-AU')} sandbox addresses\n`,
+  );
   const plan = routes(points);
-  const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
-  const firstPath = plan[0]?.paths[0] ?? '/api/cadastre/lookup';
-  const headers = await benchHeaders(ROOT, `${servers.facade.url}${firstPath}`, databaseUrl);
-  for (const r of plan) await checkParity(servers, r.paths, headers);
-  const notes = [
-    `Both servers answered identical JSON for the first ${PARITY_SAMPLES} paths of each route (checked before measuring).`,
-    headers.authorization
-      ? 'The facade authenticated a test key on every request (auth, rate limit, metering included); the bare server gets the same header and ignores it.'
-      : 'The facade answered without an API key.',
-  ];
-  const facadeWindows: Window[] = [];
-
-  const target = (server: 'bare' | 'facade'): Target => ({
-    url: servers[server].url,
-    pid: pidOf(servers[server]),
-    database,
+  const sets = addressSets(addresses);
+  if (address && sets.rebuilt < addresses.length)
+    process.stdout.write(
+      `note: the formatter rebuilds the stored G-NAF line of only ${sets.rebuilt} of ${addresses.length} addresses; the other forms may differ\n`,
+    );
+  const servers = await startServers(databaseUrl, opts.poolMax, opts.parcels !== undefined, opts.profile, lookup);
+  const probes = [
+    ...(lookup ? [plan[0]?.paths[0] ?? '/api/cadastre/lookup'] : []),
+    ...(address ? [sets.gnafSample[0]?.path, sets.prefixes[0]?.path].filter((p): p is string => Boolean(p)) : []),
+  ].map((path) => `${servers.facade.url}${path}`);
+  const headers = await benchHeaders(ROOT, probes, databaseUrl);
+  const ctx: Context = {
+    opts,
+    servers,
     headers,
-  });
-  const results = await measureAll(servers, plan, opts, target, facadeWindows);
+    database: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)),
+    facadeWindows: [],
+  };
+  const lookupRun = lookup ? await lookupPhase(ctx, plan) : undefined;
+  const addressRun = address ? await addressPhase(ctx, sets) : undefined;
   await stopAllChildren();
 
-  const facts: RunFacts = {
-    date: new Date().toISOString().slice(0, 10),
-    cpus: cpus()[0]?.model.trim() ?? 'unknown CPU',
-    nproc: cpus().length,
-    node: process.version,
-    postgres: db.postgres,
-    postgis: db.postgis,
-    parcels: db.parcels,
-    points: points.length,
-    poolMax: opts.poolMax,
-    facadeCommand: servers.facadeCommand,
-    code: codeVersion(),
-    rounds: opts.rounds,
-    initialWarmupS: opts.initialWarmupS,
-    ...opts.load,
-  };
-  process.stdout.write(`\n${resultsTable(results)}\n\n${verdict(results)}\n`);
-  if (opts.profile) process.stdout.write(`\n${summariseProfiles(PROFILE_DIR, facadeWindows)}\n`);
+  const machine = machineFacts();
+  if (opts.profile) process.stdout.write(`\n${summariseProfiles(PROFILE_DIR, ctx.facadeWindows)}\n`);
   // a profiled facade runs slower than a plain one: its figures stay out of the docs
-  if (opts.docs && !opts.profile) {
-    writeDocs(DOCS, facts.parcels, section(facts, results, notes));
-    process.stdout.write(`\nwrote ${DOCS}\n`);
+  if (!opts.docs || opts.profile) return;
+  if (lookupRun) {
+    const facts: RunFacts = {
+      ...machine,
+      postgres: db.postgres,
+      postgis: db.postgis,
+      parcels: db.parcels,
+      points: points.length,
+      poolMax: opts.poolMax,
+      facadeCommand: servers.facadeCommand,
+      code,
+      rounds: opts.rounds,
+      initialWarmupS: opts.initialWarmupS,
+      ...opts.load,
+    };
+    writeDocs(DOCS, facts.parcels, section(facts, lookupRun.results, lookupRun.notes));
   }
+  if (addressRun) {
+    const facts: AddressRunFacts = {
+      ...machine,
+      postgres: db.postgres,
+      postgis: db.postgis,
+      parcels: db.parcels,
+      addresses: db.addresses,
+      queries: sets.queries.length,
+      prefixes: sets.prefixes.length,
+      connections: opts.addressConnections,
+      durationS: opts.load.durationS,
+      warmupS: opts.load.warmupS,
+      initialWarmupS: opts.initialWarmupS,
+      rounds: opts.rounds,
+      poolMax: opts.poolMax,
+      facadeCommand: servers.facadeCommand,
+      code,
+    };
+    const notes = [
+      headers.authorization
+        ? 'The facade authenticated a test key on every request (auth and rate limit; metering on by-address, autocomplete is not metered).'
+        : 'The facade answered without an API key.',
+    ];
+    writeAddressDocs(DOCS, facts.addresses, addressSection(facts, addressRun.results, addressRun.checks, notes));
+  }
+  process.stdout.write(`\nwrote ${DOCS}\n`);
 }
 
 main().then(
