@@ -216,7 +216,11 @@ async function main(): Promise<void> {
   const firstStatement = (q: ByAddressQuery) => {
     const parsed = parseAddress(q.q);
     const names = [...new Set(parsed.readings.map((r) => r.streetName))];
-    return ADDRESSES_ON_NAMED_STREETS(DATASET, names, parsed.number?.first ?? null, parsed.number ? null : parsed.lot);
+    return ADDRESSES_ON_NAMED_STREETS(
+      DATASET,
+      names,
+      parsed.number ? { number: parsed.number.first } : { lot: parsed.lot ?? '' },
+    );
   };
   const points = new Map<string, { state: string; lat: number; lng: number }>();
   for (const q of queries) {

@@ -259,4 +259,28 @@ describe('by-address matching corpus', () => {
     expect(outcomes.wrong).toEqual([]);
     expect(accuracy).toBeGreaterThanOrEqual(0.97);
   }, 300_000);
+  it("finds an address by its street's G-NAF alias, reporting the alias and a confidence below 1", async () => {
+    const [a] = samples.filter((x) => x.flat_number === null && x.number_first !== null && x.number_last === null);
+    const db = t.runtime.db;
+    await db.query(
+      `INSERT INTO address.street_locality_alias (dataset, street_locality_alias_pid, street_locality_pid, street_name,
+         street_type_code, alias_type_code) VALUES ('sandbox', 'TEST_ALIAS_1', $1, 'OLD COACH', $2, 'ALT')`,
+      [a!.street_locality_pid, a!.street_type_code],
+    );
+    try {
+      const type = streetTypeAbbreviation(a!.street_type_code) ?? a!.street_type_code;
+      const res = await request(t.app)
+        .get('/api/address/validate')
+        .set('Authorization', `Bearer ${t.key}`)
+        .query({ q: `${a!.number_first} Old Coach ${type}, ${title(a!.locality_name)} ${a!.state} ${a!.postcode}` })
+        .expect(200);
+      expect(res.body.valid).toBe(true);
+      expect(res.body.data.gnaf_pid).toBe(a!.gnaf_pid);
+      expect(res.body.data.exact).toBe(false);
+      expect(res.body.data.confidence).toBeLessThan(1);
+      expect((res.body.data.corrections as string[]).join()).toMatch(/OLD COACH is an alias of /);
+    } finally {
+      await db.query(`DELETE FROM address.street_locality_alias WHERE street_locality_alias_pid = 'TEST_ALIAS_1'`);
+    }
+  });
 });

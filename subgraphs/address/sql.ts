@@ -67,40 +67,42 @@ export const ADDRESSES_ON_PARCEL = (dataset: string, state: string, pfi: string)
 
 /**
  * An address carrying the written number (43 also inside a stored range 41-47), or, when no
- * number was written, the lot number of a lot-only address.
+ * number was written, the lot number of a lot-only address. Two statements rather than one
+ * with a `$n IS NULL OR` branch: PostgreSQL prices a generic plan for such a branch so badly
+ * that it re-plans the statement on every call.
  */
-const carriesNumber = (number: number | null, lot: string | null) => Prisma.sql`
-  (a.number_first = ${number}::int
-    OR (a.number_last IS NOT NULL AND a.number_first < ${number}::int AND a.number_last >= ${number}::int)
-    OR (${number}::int IS NULL AND a.number_first IS NULL AND a.lot_number = ${lot}::text))`;
+export type HouseNumber = { number: number } | { lot: string };
+
+const carriesNumber = (n: HouseNumber) =>
+  'number' in n
+    ? Prisma.sql`(a.number_first = ${n.number}::int
+        OR (a.number_last IS NOT NULL AND a.number_first < ${n.number}::int AND a.number_last >= ${n.number}::int))`
+    : Prisma.sql`(a.number_first IS NULL AND a.lot_number = ${n.lot}::text)`;
 
 /**
  * The matcher's first stage: every address carrying the given number (or lot) on a street of
  * one of the given names, wherever it is. Street names are few per name, and the
  * (street, number) index makes each one a point lookup; the filters on type, locality,
  * state and postcode are applied by the matcher, which must see the near misses to rank them.
- * A number inside a stored range (43 in 41-47) is a candidate too.
  */
-export const ADDRESSES_ON_NAMED_STREETS = (
-  dataset: string,
-  streetNames: string[],
-  number: number | null,
-  lot: string | null,
-) => Prisma.sql`
+export const ADDRESSES_ON_NAMED_STREETS = (dataset: string, streetNames: string[], n: HouseNumber) => Prisma.sql`
   SELECT ${ADDRESS_COLUMNS}, l.postcode AS locality_postcode, s.street_name AS matched_name
   FROM address.street_locality s
   JOIN address.address_detail a ON a.dataset = s.dataset AND a.street_locality_pid = s.street_locality_pid
   JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
   WHERE s.dataset = ${dataset} AND s.street_name = ANY(${streetNames}::text[]) AND a.geom IS NOT NULL
-    AND ${carriesNumber(number, lot)}
-  UNION ALL
+    AND ${carriesNumber(n)}
+  LIMIT 2000`;
+
+/** The same, through G-NAF's street aliases (an old or alternative name): asked only when no street matched. */
+export const ADDRESSES_ON_STREET_ALIASES = (dataset: string, streetNames: string[], n: HouseNumber) => Prisma.sql`
   SELECT ${ADDRESS_COLUMNS}, l.postcode AS locality_postcode, sa.street_name AS matched_name
   FROM address.street_locality_alias sa
   JOIN address.street_locality s ON s.dataset = sa.dataset AND s.street_locality_pid = sa.street_locality_pid
   JOIN address.address_detail a ON a.dataset = s.dataset AND a.street_locality_pid = s.street_locality_pid
   JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
   WHERE sa.dataset = ${dataset} AND sa.street_name = ANY(${streetNames}::text[]) AND a.geom IS NOT NULL
-    AND ${carriesNumber(number, lot)}
+    AND ${carriesNumber(n)}
   LIMIT 2000`;
 
 export type StreetRow = {
@@ -144,16 +146,11 @@ export const LOCALITY_NAMES = (dataset: string) => Prisma.sql`
   WHERE la.dataset = ${dataset}`;
 
 /** The addresses carrying a number (or lot) on given streets: the matcher's second stage for misspelt streets. */
-export const ADDRESSES_ON_STREETS = (
-  dataset: string,
-  streetPids: string[],
-  number: number | null,
-  lot: string | null,
-) => Prisma.sql`
+export const ADDRESSES_ON_STREETS = (dataset: string, streetPids: string[], n: HouseNumber) => Prisma.sql`
   SELECT ${ADDRESS_COLUMNS}, l.postcode AS locality_postcode, s.street_name AS matched_name
   FROM address.address_detail a ${ADDRESS_JOINS}
   WHERE a.dataset = ${dataset} AND a.street_locality_pid = ANY(${streetPids}::text[]) AND a.geom IS NOT NULL
-    AND ${carriesNumber(number, lot)}
+    AND ${carriesNumber(n)}
   LIMIT 2000`;
 
 /**

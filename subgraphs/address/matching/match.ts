@@ -9,7 +9,14 @@
  */
 import type { Prisma } from '../../../generated/prisma/client.ts';
 import type { LocalityNameRow, MatchCandidateRow, StreetRow } from '../sql.ts';
-import { ADDRESSES_ON_NAMED_STREETS, ADDRESSES_ON_STREETS, LOCALITY_NAMES, STREETS_OF_LOCALITIES } from '../sql.ts';
+import type { HouseNumber } from '../sql.ts';
+import {
+  ADDRESSES_ON_NAMED_STREETS,
+  ADDRESSES_ON_STREET_ALIASES,
+  ADDRESSES_ON_STREETS,
+  LOCALITY_NAMES,
+  STREETS_OF_LOCALITIES,
+} from '../sql.ts';
 import { parseAddress } from './parse.ts';
 import { trigramSimilarity } from './similarity.ts';
 import type { ParsedAddress, StreetReading } from './types.ts';
@@ -396,16 +403,20 @@ export class AddressMatcher {
     const directory = await this.localities();
     const state = parsed.state ?? options.state;
     const readings = parsed.readings.map((reading) => ({ reading, locality: readLocality(reading, directory, state) }));
-    const number = parsed.number?.first ?? null;
-    const lot = parsed.number ? null : parsed.lot;
+    const house: HouseNumber = parsed.number ? { number: parsed.number.first } : { lot: parsed.lot! };
     const names = [...new Set(parsed.readings.map((r) => r.streetName))];
 
-    const rows = await this.run<MatchCandidateRow>(
-      'address',
-      ADDRESSES_ON_NAMED_STREETS(this.dataset, names, number, lot),
-    );
+    const rows = await this.run<MatchCandidateRow>('address', ADDRESSES_ON_NAMED_STREETS(this.dataset, names, house));
     let ranked = score(rows, parsed, readings, options, null);
-    if (ranked.length === 0) ranked = await this.misspeltStreet(parsed, readings, options, number, lot);
+    if (ranked.length === 0) {
+      const aliased = await this.run<MatchCandidateRow>(
+        'address',
+        ADDRESSES_ON_STREET_ALIASES(this.dataset, names, house),
+      );
+      rows.push(...aliased);
+      ranked = score(aliased, parsed, readings, options, null);
+    }
+    if (ranked.length === 0) ranked = await this.misspeltStreet(parsed, readings, options, house);
 
     const ambiguous = ambiguousStreets(ranked, options);
     if (ambiguous)
@@ -432,8 +443,7 @@ export class AddressMatcher {
     parsed: ParsedAddress,
     readings: Array<{ reading: StreetReading; locality: LocalityReading }>,
     options: MatchOptions,
-    number: number | null,
-    lot: string | null,
+    house: HouseNumber,
   ): Promise<ScoredMatch[]> {
     const postcode = parsed.postcode ?? options.postcode;
     const localityNames = [...new Set(readings.flatMap((r) => [...(r.locality.names ?? [])]))];
@@ -464,10 +474,7 @@ export class AddressMatcher {
       }
     }
     if (chosen.size === 0) return [];
-    const rows = await this.run<MatchCandidateRow>(
-      'address',
-      ADDRESSES_ON_STREETS(this.dataset, [...chosen], number, lot),
-    );
+    const rows = await this.run<MatchCandidateRow>('address', ADDRESSES_ON_STREETS(this.dataset, [...chosen], house));
     return score(rows, parsed, readings, options, similarity);
   }
 
