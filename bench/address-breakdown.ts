@@ -26,7 +26,8 @@ import { startRuntime } from '../gateway/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 import { addressAutocomplete, cadastreByAddress } from '../rest-facade/routes/address.ts';
 import { LAYER_FIELDS, PARCEL_FIELDS } from '../rest-facade/routes/cadastre.ts';
-import { budgetedRunner, MATCH_BUDGET } from '../subgraphs/address/data.ts';
+import { STAGE_BUDGET } from '../core/budget.ts';
+import { budgetedRunner } from '../subgraphs/address/data.ts';
 import type { StageRunner } from '../subgraphs/address/matching/match.ts';
 import { AddressMatcher, LocalityDirectory } from '../subgraphs/address/matching/match.ts';
 import { suggestionQuery } from '../subgraphs/address/matching/suggest.ts';
@@ -249,11 +250,11 @@ async function main(): Promise<void> {
     },
     {
       name: 'budgeted runner, default budget: Prisma $queryRaw, our deadline',
-      run: (q) => budgetedRunner(db, MATCH_BUDGET.defaultMs)('address', firstStatement(q)),
+      run: (q) => budgetedRunner(db, STAGE_BUDGET.defaultMs)('address', firstStatement(q)),
     },
     {
       name: 'budgeted runner, timeout_ms given: BEGIN, SET LOCAL, the SQL, COMMIT',
-      run: (q) => budgetedRunner(db, MATCH_BUDGET.defaultMs, true)('address', firstStatement(q)),
+      run: (q) => budgetedRunner(db, STAGE_BUDGET.defaultMs, true)('address', firstStatement(q)),
     },
     {
       name: 'matcher over pg, prepared (parse, SQL, scoring)',
@@ -262,7 +263,7 @@ async function main(): Promise<void> {
     {
       name: 'matcher over the budgeted runner, default budget (the subgraph resolver)',
       run: (q) =>
-        matcherOver(budgetedRunner(db, MATCH_BUDGET.defaultMs)).match(q.q, { state: null, postcode: null, near: null }),
+        matcherOver(budgetedRunner(db, STAGE_BUDGET.defaultMs)).match(q.q, { state: null, postcode: null, near: null }),
     },
     {
       name: 'pg: PARCELS_AT_POINTS at the matched point, prepared',
@@ -301,7 +302,7 @@ async function main(): Promise<void> {
     },
     {
       name: 'budgeted runner, default budget: Prisma $queryRaw, our deadline',
-      run: (p) => budgetedRunner(db, MATCH_BUDGET.defaultMs)('suggestion', suggestSql(p)),
+      run: (p) => budgetedRunner(db, STAGE_BUDGET.defaultMs)('suggestion', suggestSql(p)),
     },
     {
       name: 'route handler: suggestAddresses through the gateway',

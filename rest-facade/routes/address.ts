@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RequestScope } from '../../core/context.ts';
+import { stageBudget, withinBudget } from '../../core/budget.ts';
 import { AppError } from '../../core/errors.ts';
 import { isInAustralia } from '../../core/geo.ts';
 import type { Graph } from '../../gateway/graph.ts';
@@ -125,10 +126,7 @@ const matchQuery = z.object({
 
 type MatchInput = z.output<typeof matchQuery>;
 
-/** The default per-stage budget when the caller gives none (spec 4.2.6: clamped to 250-12000). */
-const DEFAULT_BUDGET_MS = 3000;
-const budgetOf = (q: Pick<MatchInput, 'timeout_ms'>) =>
-  Math.round(Math.min(12000, Math.max(250, q.timeout_ms ?? DEFAULT_BUDGET_MS)));
+const budgetOf = (q: Pick<MatchInput, 'timeout_ms'>) => stageBudget(q.timeout_ms);
 
 async function matchAddress(
   graph: Graph,
@@ -149,30 +147,6 @@ async function matchAddress(
     ),
   );
   return data.matchAddress;
-}
-
-/** A graph call that must finish within the stage budget; a cold lookup over it is a 503 (spec 7). */
-async function withinBudget<T>(stage: string, budgetMs: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new AppError(
-            'SERVICE_UNAVAILABLE',
-            `The ${stage} lookup did not finish within its ${budgetMs} ms budget.`,
-            'Retry, or raise timeout_ms (up to 12000).',
-          ),
-        ),
-      budgetMs,
-    );
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-    work.catch(() => undefined);
-  }
 }
 
 type CadastreLayer = LayerFields & { data: ParcelFields | null };

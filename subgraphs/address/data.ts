@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { Database } from '../../core/db.ts';
+import { overBudget, STAGE_BUDGET, withinBudget } from '../../core/budget.ts';
 import { AppError } from '../../core/errors.ts';
 import type { LayerResult } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
@@ -13,8 +14,6 @@ import { ADDRESSES_BY_GNAF_PID, ADDRESSES_ON_PARCEL, PRINCIPAL_ADDRESS_BY_PARCEL
 
 export type ParcelKey = { state: string; parcel_pfi: string };
 
-/** The per-stage statement budget of the matcher (spec 4.2.6, 8): default and clamp. */
-export const MATCH_BUDGET = { defaultMs: 3000, minMs: 250, maxMs: 12000 } as const;
 /** How long a dataset's locality names are reused before they are read again. */
 const LOCALITY_TTL_MS = 60_000;
 
@@ -37,29 +36,14 @@ export function budgetedRunner(db: Database, budgetMs: number, onServer = false)
             ])
             .then(([, rows]) => rows)
         : db.prisma.$queryRaw<T[]>(sql);
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(overBudget(stage, ms)), ms);
-    });
     try {
-      return await Promise.race([query, deadline]);
+      return await withinBudget(stage, ms, query);
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (/statement timeout|57014/.test(String((error as Error).message))) throw overBudget(stage, ms);
       throw error;
-    } finally {
-      clearTimeout(timer);
-      query.catch(() => undefined);
     }
   };
-}
-
-function overBudget(stage: string, ms: number): AppError {
-  return new AppError(
-    'SERVICE_UNAVAILABLE',
-    `The ${stage} lookup did not finish within its ${ms} ms budget.`,
-    `Retry, or raise timeout_ms (up to ${MATCH_BUDGET.maxMs}).`,
-  );
 }
 
 /** Locality names per dataset, shared by every request of the subgraph and refreshed now and then. */
@@ -71,7 +55,7 @@ export class LocalityCache {
   get(dataset: string): Promise<LocalityDirectory> {
     const entry = this.held.get(dataset);
     if (entry && Date.now() - entry.at < LOCALITY_TTL_MS) return entry.directory;
-    const directory = LocalityDirectory.load(budgetedRunner(this.db, MATCH_BUDGET.maxMs), dataset);
+    const directory = LocalityDirectory.load(budgetedRunner(this.db, STAGE_BUDGET.maxMs), dataset);
     this.held.set(dataset, { at: Date.now(), directory });
     directory.catch(() => this.held.delete(dataset));
     return directory;

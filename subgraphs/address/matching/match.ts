@@ -19,6 +19,7 @@ import {
 } from '../sql.ts';
 import { parseAddress } from './parse.ts';
 import { trigramSimilarity } from './similarity.ts';
+import { NON_PARCEL_GEOCODE_TYPES } from './vocabulary.ts';
 import type { ParsedAddress, StreetReading } from './types.ts';
 
 /** Below this confidence a candidate is not an answer: the route answers 404. */
@@ -56,7 +57,7 @@ export function editDistance(a: string, b: string, cap: number): number {
   return previous[b.length]!;
 }
 /** Geocode grades that do not place the address on its parcel (spec 4.2.3). */
-export const NON_PARCEL_GRADES: ReadonlySet<string> = new Set(['STL', 'LOC', 'GG']);
+export const NON_PARCEL_GRADES: ReadonlySet<string> = new Set(NON_PARCEL_GEOCODE_TYPES);
 
 export type MatchOptions = {
   state: string | null;

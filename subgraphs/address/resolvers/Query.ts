@@ -2,7 +2,7 @@ import { badRequest } from '../../../core/errors.ts';
 import { assertPoint, assertState } from '../../../core/validate.ts';
 import type { QueryResolvers } from '../generated/resolvers-types.ts';
 import type { AddressContext, AddressMatchResultModel } from '../data.ts';
-import { MATCH_BUDGET } from '../data.ts';
+import { STAGE_BUDGET, stageBudget } from '../../../core/budget.ts';
 import { SUGGESTIONS_BY_PREFIX } from '../sql.ts';
 import type { AddressRow } from '../sql.ts';
 import { suggestionQuery } from '../matching/suggest.ts';
@@ -10,12 +10,6 @@ import { resolvePropertyByGnafPid } from './Property.ts';
 
 export const MAX_ADDRESS_TEXT = 300;
 export const MAX_SUGGESTIONS = 20;
-
-/** timeout_ms as spec 4.2.6 reads it: garbage or non-positive means the default; else clamped. */
-export function matchBudget(timeoutMs: number | null | undefined): number {
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) return MATCH_BUDGET.defaultMs;
-  return Math.min(MATCH_BUDGET.maxMs, Math.max(MATCH_BUDGET.minMs, Math.round(timeoutMs)));
-}
 
 function addressText(q: string, name: string): string {
   const text = q.trim();
@@ -56,7 +50,7 @@ export const Query: QueryResolvers<AddressContext> = {
     const postcode = postcodeArg(args.postcode);
     if (args.near) assertPoint(args.near.lat, args.near.lng);
     const explicit = typeof args.timeout_ms === 'number' && args.timeout_ms > 0;
-    const outcome = await ctx.address.matcher(matchBudget(args.timeout_ms), explicit).match(q, {
+    const outcome = await ctx.address.matcher(stageBudget(args.timeout_ms), explicit).match(q, {
       state,
       postcode,
       near: args.near ?? null,
@@ -92,7 +86,7 @@ export const Query: QueryResolvers<AddressContext> = {
       throw badRequest(`limit must be a whole number from 1 to ${MAX_SUGGESTIONS}, got ${limit}.`);
     const { prefixes, flatNumber } = suggestionQuery(q);
     if (prefixes.length === 0) return { suggestions: [], source: null, attribution: null, license: null };
-    const rows = await ctx.address.runner(MATCH_BUDGET.defaultMs)<AddressRow>(
+    const rows = await ctx.address.runner(STAGE_BUDGET.defaultMs)<AddressRow>(
       'suggestion',
       SUGGESTIONS_BY_PREFIX(ctx.dataset, prefixes, state, flatNumber, limit),
     );
