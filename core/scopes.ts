@@ -78,6 +78,24 @@ export const FIELD_SCOPES: Record<string, readonly Scope[]> = {
   'Property.address': ['address.read', 'property-graph.read', 'locality.read'],
   'Property.cadastre': ['cadastre.read'],
   'Property.planning': ['planning.read'],
+  'Property.parcel_geometry': [
+    'cadastre.read',
+    'envelope.read',
+    'envelope.by-address.read',
+    'planning.provisions.read',
+    'elevation.read',
+  ],
+  'Property.provisions': ['planning.provisions.read'],
+  'Property.envelope': ['envelope.read', 'envelope.by-address.read'],
+  'Property.climate_zone': ['envelope.read'],
+  'Property.terrain': ['elevation.read'],
+  'Query.provisionsAt': ['planning.provisions.read'],
+  'Query.ugbAt': ['ugb.read'],
+  'Query.ugbInBBox': ['ugb.read'],
+  'Query.climateZoneAt': ['envelope.read'],
+  'Query.contours': ['envelope.read'],
+  'Query.terrainStats': ['envelope.read', 'elevation.read'],
+  'Query.terrainOfBBox': ['elevation.read'],
 };
 
 /** Read-only scopes of the public demo key (spec 1.6): lookups, no products. */

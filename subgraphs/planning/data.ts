@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
@@ -12,6 +13,8 @@ export type PlanningProperty = {
   parcel_pfi: string | null;
   state: string;
   location: { lat: number; lng: number } | null;
+  /** The parcel's boundary, from the cadastre through @requires; null off any parcel. */
+  parcel_geometry: GeoJSONGeometry | null;
 };
 
 export type PlanningLayerModel = LayerResult<PlanningAtPoint>;

@@ -50,4 +50,8 @@ export const Property: PropertyResolvers<CadastreContext> = {
     };
   },
   cadastre: (property, _args, ctx) => cadastreLayer(property, ctx),
+  async parcel_geometry(property, _args, ctx) {
+    const layer = await cadastreLayer(property, ctx);
+    return layer.status === 'ok' && layer.data ? layer.data.geometry : null;
+  },
 };

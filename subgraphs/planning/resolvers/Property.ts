@@ -1,26 +1,6 @@
-import { guardLayer, layerEmpty, layerOk } from '../../../core/layer.ts';
-import type { PlanningContext, PlanningLayerModel, PlanningProperty } from '../data.ts';
+import type { PlanningContext } from '../data.ts';
 import type { PropertyResolvers } from '../generated/resolvers-types.ts';
-
-/** Zone and overlays at the property's point, or why there are none. */
-export function planningLayer(property: PlanningProperty, ctx: PlanningContext): Promise<PlanningLayerModel> {
-  return guardLayer('planning', async () => {
-    const provenance = await ctx.planning.provenance(property.state);
-    if (!provenance)
-      return layerEmpty('not_covered', `Planning data does not cover ${property.state || 'this state'} yet.`);
-    if (!property.location) {
-      return layerEmpty('skipped', 'The property has no point to look planning up at.', provenance);
-    }
-    const result = await ctx.planning.atPoint.load({ state: property.state, ...property.location });
-    if (!result.covered) {
-      return layerEmpty('not_covered', `The ${property.state} planning mirror does not reach this point.`, provenance);
-    }
-    if (!result.zone && result.overlays.length === 0) {
-      return layerEmpty('no_data', 'No zone or overlay is mapped at this point.', provenance);
-    }
-    return layerOk(result, provenance);
-  });
-}
+import { planningLayer } from './planning-layer.ts';
 
 export const Property: PropertyResolvers<PlanningContext> = {
   __resolveReference(reference) {
@@ -28,6 +8,7 @@ export const Property: PropertyResolvers<PlanningContext> = {
       parcel_pfi: reference.parcel_pfi ?? null,
       state: reference.state ?? '',
       location: reference.location ?? null,
+      parcel_geometry: 'parcel_geometry' in reference ? (reference.parcel_geometry ?? null) : null,
     };
   },
   planning: (property, _args, ctx) => planningLayer(property, ctx),
