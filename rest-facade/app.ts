@@ -49,6 +49,22 @@ function sendAccessError(res: Response, error: AppError): void {
   sendError(res, 'plain', error);
 }
 
+/**
+ * What a route's schema validates: the query string with the path parameters (which win over a
+ * query namesake), or for body routes the JSON body, which must be an object.
+ */
+function routeInput(route: RouteDefinition, req: Request): unknown {
+  if (route.input !== 'body') return { ...req.query, ...req.params };
+  if (!req.is('application/json')) {
+    throw new AppError('BAD_REQUEST', 'Send the request body as JSON (Content-Type: application/json).');
+  }
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('BAD_REQUEST', 'The request body must be a JSON object.');
+  }
+  return body;
+}
+
 function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler {
   const scopeNeeded = routeScope(route);
   const metered = route.metered !== false;
@@ -69,8 +85,7 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
       return;
     }
     try {
-      // path parameters (/lot-detail/:propertyId) are validated with the query, and win over a query namesake
-      const parsed = route.query.safeParse({ ...req.query, ...req.params });
+      const parsed = route.query.safeParse(routeInput(route, req));
       if (!parsed.success) {
         const message = parsed.error.issues.map((issue) => issue.message).join(' ');
         throw new AppError('BAD_REQUEST', message, 'See /openapi.json for the parameters of this route.');

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { docsPageHtml } from './docs-page.ts';
-import { openApiPath, pathParameters, queryParameters } from './openapi/parameters.ts';
+import { bodySchema, openApiPath, pathParameters, queryParameters } from './openapi/parameters.ts';
 import { usedComponents } from './openapi/components.ts';
 import { routeResponses } from './openapi/responses.ts';
 import { ROUTE_DOCS, routeKey } from './openapi/route-docs.ts';
@@ -97,7 +97,8 @@ function operation(route: RouteDefinition, methodsOfPath: string[]): OperationOb
   const doc = ROUTE_DOCS[routeKey(route)];
   const inPath = pathParameters(route.path);
   // a path parameter is validated by the same schema as the query, but documented once, in the path
-  const parameters = [...inPath, ...queryParameters(route.query).filter((p) => !inPath.some((q) => q.name === p.name))];
+  const fromQuery = route.input === 'body' ? [] : queryParameters(route.query);
+  const parameters = [...inPath, ...fromQuery.filter((p) => !inPath.some((q) => q.name === p.name))];
   const scope = routeScope(route);
   const words = [doc?.notes, accessSentence(route)];
   if (route.access !== 'open' && route.metered === false) words.push("Free: not counted against the key's quota.");
@@ -120,6 +121,8 @@ function operation(route: RouteDefinition, methodsOfPath: string[]): OperationOb
       parameters.filter((p) => p.in === 'query').map((p) => p.name),
     ),
   };
+  if (route.input === 'body')
+    op.requestBody = { required: true, content: { 'application/json': { schema: bodySchema(route.query) } } };
   if (scope) op['x-required-scope'] = scope;
   if (route.deprecated) op.deprecated = true;
   return op;

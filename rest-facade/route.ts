@@ -41,7 +41,10 @@ export type RouteDefinition<Query extends z.ZodType = z.ZodType> = {
   deprecated?: { since: string; sunset: string };
   /** Whether a call counts against the key's quota; lookups do, free helpers do not. Default true. */
   metered?: boolean;
+  /** The request schema: of the query string (with path parameters), or of the JSON body when `input` is 'body'. */
   query: Query;
+  /** Where the input comes from; 'body' routes take a JSON object body and refuse query parameters. */
+  input?: 'query' | 'body';
   errorStyle: ErrorStyle;
   handle(input: z.output<Query>, ctx: RouteContext): Promise<RouteResponse>;
 };

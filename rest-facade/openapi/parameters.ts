@@ -150,3 +150,11 @@ export function pathParameters(path: string): ParameterObject[] {
 
 /** The OpenAPI form of an Express path: `/jobs/:id` becomes `/jobs/{id}`. */
 export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+/** The JSON Schema of a body route's request, from the zod schema that validates it. */
+export function bodySchema(body: z.ZodType): SchemaObject {
+  const json = toJsonValue(z.toJSONSchema(body, { io: 'input', unrepresentable: 'any' }));
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { type: 'object' };
+  const { $schema: _dialect, ...schema } = json;
+  return schema;
+}

@@ -69,6 +69,7 @@ export type OperationObject = {
   description: string;
   tags: string[];
   parameters?: ParameterObject[];
+  requestBody?: { required: boolean; content: Record<string, { schema: SchemaObject }> };
   security: SecurityRequirementObject[];
   responses: Record<string, ResponseObject | ReferenceObject>;
   deprecated?: boolean;
