@@ -8,6 +8,7 @@
 import type { ByAddressQuery, Form, PrefixQuery } from './address-queries.ts';
 import { FORMS } from './address-queries.ts';
 import type { Headers } from './api-key.ts';
+import { brief, eachLimited, getJson, record } from './checked-fetch.ts';
 import type { LoadOptions, Measurement, Target } from './load.ts';
 import { measure, warmUp } from './load.ts';
 import type { Window } from './profile.ts';
@@ -19,7 +20,6 @@ export type AddressRouteName = 'by-address' | 'autocomplete';
 export const P50_TARGET_MS: Record<AddressRouteName, number> = { 'by-address': 5, autocomplete: 3 };
 
 const CHECK_CONCURRENCY = 8;
-const CHECK_TIMEOUT_MS = 15_000;
 /** Below these shares the routes are broken, not slow: the run stops before measuring. */
 const MIN_GNAF_OK = 0.99;
 const MIN_ALL_FORMS_OK = 0.9;
@@ -27,47 +27,12 @@ const MIN_PREFIX_ANSWERED = 0.99;
 const MIN_FULL_LINE_FOUND = 0.95;
 const EXAMPLES = 3;
 
-type Fetched = { status: number; body: unknown };
-
-async function getJson(url: string, headers: Headers): Promise<Fetched> {
-  try {
-    const response = await fetch(url, { headers, signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
-    const text = await response.text();
-    try {
-      return { status: response.status, body: JSON.parse(text) as unknown };
-    } catch {
-      return { status: response.status, body: text };
-    }
-  } catch (error) {
-    return { status: 0, body: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/** `work` over `items`, at most `limit` at a time, results in order. */
-async function eachLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-
 const parcelPfiOf = (body: unknown): unknown => record(record(record(body).data).properties).parcel_pfi;
 
 const suggestionsOf = (body: unknown): Array<Record<string, unknown>> => {
   const list = record(body).suggestions;
   return Array.isArray(list) ? list.map(record) : [];
 };
-
-const brief = (body: unknown): string => (typeof body === 'string' ? body : JSON.stringify(body)).slice(0, 300);
 
 export type FormCheck = {
   form: Form;

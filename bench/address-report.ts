@@ -3,7 +3,7 @@
  * docs/benchmarks.md between the address markers, one per address count (a rerun replaces its
  * own count). The section and its markers are appended to the file when it has none yet.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeSizedSection } from './docs-section.ts';
 import type { AddressChecks, AddressResult, AddressRouteName } from './address-phase.ts';
 import { describeChecks, P50_TARGET_MS } from './address-phase.ts';
 import type { Form } from './address-queries.ts';
@@ -122,20 +122,12 @@ ${notes.map((n) => `- ${n}`).join('\n')}
 `;
 }
 
-/** Writes `body` as the subsection for its address count, keeping the other counts' subsections. */
+/** Writes `body` as the subsection for its size, keeping the other sizes' subsections. */
 export function writeAddressDocs(file: string, addresses: number, body: string): void {
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  if (!text.includes(START)) text = `${text.trimEnd()}\n\n${INTRO}${START}\n${END}\n`;
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${file} has no ${START} ... ${END} block`);
-  const inner = text.slice(start + START.length, end);
-  const sizes = new Map<number, string>();
-  for (const part of inner.split(/(?=<!-- bench:address:addresses=\d+ -->)/)) {
-    const size = SIZE_MARK.exec(part)?.[1];
-    if (size) sizes.set(Number(size), part.trim());
-  }
-  sizes.set(addresses, body.trim());
-  const ordered = [...sizes.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
-  writeFileSync(file, `${text.slice(0, start)}${START}\n${ordered.join('\n\n')}\n${text.slice(end)}`);
+  writeSizedSection(
+    file,
+    { start: START, end: END, intro: INTRO, sizeMark: SIZE_MARK, sizeMarkPrefix: '<!-- bench:address:addresses=' },
+    addresses,
+    body,
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * The facade asks for an API key: the benchmark uses a test key (sandbox data) with the
- * scopes of the routes it measures (cadastre.read; locality.read for address autocomplete) and
+ * scopes of the routes it measures (cadastre.read; locality.read for address autocomplete;
+ * planning.provisions.read and envelope.by-address.read for the planning phase) and
  * a rate limit no benchmark reaches, made once per database through the
  * project's own `landgraph keys create` and kept in .landgraph-bench/ for the next run. Both
  * servers get the same headers, so both read the same request bytes; the bare server ignores them.
@@ -12,7 +13,7 @@ import { promisify } from 'node:util';
 
 const BENCH_RATE_LIMIT_PER_MINUTE = 100_000_000;
 const CREATE_TIMEOUT_MS = 60_000;
-const BENCH_SCOPES = ['cadastre.read', 'locality.read'];
+const BENCH_SCOPES = ['cadastre.read', 'locality.read', 'planning.provisions.read', 'envelope.by-address.read'];
 
 export type Headers = Record<string, string>;
 

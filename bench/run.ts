@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: GET /api/cadastre/lookup through the facade against a bare node:http + pg
  * server running the same SQL on the same PostgreSQL, same points, same load, same run; then
- * GET /api/cadastre/by-address and GET /api/address/autocomplete through the facade alone
- * (`--only lookup|address` runs one phase). Bounded: loopback only, every phase has a fixed
- * duration, children are stopped on any exit.
+ * GET /api/cadastre/by-address and GET /api/address/autocomplete through the facade alone; then
+ * GET /v1/planning-provisions and GET /v1/envelope-by-address through the facade alone
+ * (`--only lookup|address|planning` runs one phase). Bounded: loopback only, every phase has a
+ * fixed duration, children are stopped on any exit.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -29,6 +30,14 @@ import {
 } from './database.ts';
 import type { LoadOptions, Measurement, Target } from './load.ts';
 import { measure, stopLoad, warmUp } from './load.ts';
+import type { PlanningChecks } from './planning-checks.ts';
+import { checkPlanningRoutes, describePlanningChecks } from './planning-checks.ts';
+import type { PlanningResult } from './planning-phase.ts';
+import { measurePlanningRoutes } from './planning-phase.ts';
+import type { PlanningQueries } from './planning-queries.ts';
+import { planningQueries } from './planning-queries.ts';
+import type { PlanningRunFacts } from './planning-report.ts';
+import { planningSection, planningTable, planningVerdict, writePlanningDocs } from './planning-report.ts';
 import type { Child } from './processes.ts';
 import { freePort, startChild, stopAllChildren, stopChildrenOnExit, waitUntilAnswering } from './processes.ts';
 import type { Window } from './profile.ts';
@@ -43,7 +52,7 @@ const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
 /** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
 const ADDRESS_CHECK_SAMPLE = 500;
-const PHASES = ['lookup', 'address'] as const;
+const PHASES = ['lookup', 'address', 'planning'] as const;
 type Phase = (typeof PHASES)[number];
 
 function options() {
@@ -61,6 +70,8 @@ function options() {
       only: { type: 'string' },
       'address-queries': { type: 'string', default: '2000' },
       'address-connections': { type: 'string', default: '1,8' },
+      'planning-lots': { type: 'string', default: '1500' },
+      'planning-connections': { type: 'string', default: '1,8' },
       profile: { type: 'boolean', default: false },
       'no-docs': { type: 'boolean', default: false },
     },
@@ -73,13 +84,14 @@ function options() {
   const only = values.only;
   if (only !== undefined && !PHASES.includes(only as Phase)) throw new Error(`--only must be ${PHASES.join(' or ')}`);
   const phases = new Set<Phase>(only === undefined ? PHASES : [only as Phase]);
-  const addressConnections = values['address-connections']
-    .split(',')
-    .map((n) => int('address-connections', n.trim(), 1, 256));
+  const counts = (name: 'address-connections' | 'planning-connections') =>
+    values[name].split(',').map((n) => int(name, n.trim(), 1, 256));
   return {
     phases,
     addressQueries: int('address-queries', values['address-queries'], 3, 100_000),
-    addressConnections,
+    addressConnections: counts('address-connections'),
+    planningLots: int('planning-lots', values['planning-lots'], 3, 100_000),
+    planningConnections: counts('planning-connections'),
     load: {
       durationS: int('duration', values.duration, 1, 300),
       warmupS: int('warmup', values.warmup, 0, 60),
@@ -322,6 +334,34 @@ async function addressPhase(
   return { results, checks };
 }
 
+/** The planning routes: every request checked, then measured at each connection count. */
+async function planningPhase(
+  ctx: Context,
+  queries: PlanningQueries,
+  parcels: number,
+): Promise<{ results: PlanningResult[]; checks: PlanningChecks }> {
+  const facade = targetOf(ctx, 'facade');
+  process.stdout.write(
+    `checking the planning routes: ${queries.lots.length} residential lots (${queries.states.join(', ')}), each asked of both routes\n`,
+  );
+  const checks = await checkPlanningRoutes(facade.url, ctx.headers, queries);
+  for (const line of describePlanningChecks(checks)) process.stdout.write(`  ${line}\n`);
+  const results = await measurePlanningRoutes(
+    facade,
+    queries,
+    {
+      load: ctx.opts.load,
+      connections: ctx.opts.planningConnections,
+      rounds: ctx.opts.rounds,
+      initialWarmupS: ctx.opts.initialWarmupS,
+    },
+    (route, connections, m) => process.stdout.write(line(`${route}@${connections}`, m)),
+    ctx.facadeWindows,
+  );
+  process.stdout.write(`\n${planningTable(results)}\n\n${planningVerdict(results, parcels)}\n`);
+  return { results, checks };
+}
+
 async function main(): Promise<void> {
   const opts = options();
   stopChildrenOnExit(stopLoad);
@@ -336,9 +376,11 @@ async function main(): Promise<void> {
   await prepareBenchDatabase(databaseUrl, seed, opts.parcels);
   const lookup = opts.phases.has('lookup');
   const address = opts.phases.has('address');
-  const [points, addresses, db] = await Promise.all([
+  const planning = opts.phases.has('planning');
+  const [points, addresses, lots, db] = await Promise.all([
     lookup ? benchPoints(databaseUrl, opts.points, seed) : [],
     address ? benchAddresses(databaseUrl, opts.addressQueries, seed) : [],
+    planning ? planningQueries(databaseUrl, opts.planningLots, seed) : undefined,
     databaseFacts(databaseUrl),
   ]);
   process.stdout.write(
@@ -354,6 +396,7 @@ async function main(): Promise<void> {
   const probes = [
     ...(lookup ? [plan[0]?.paths[0] ?? '/api/cadastre/lookup'] : []),
     ...(address ? [sets.gnafSample[0]?.path, sets.prefixes[0]?.path].filter((p): p is string => Boolean(p)) : []),
+    ...(lots ? Object.values(lots.routes).flatMap((queries) => queries.slice(0, 1).map((q) => q.path)) : []),
   ].map((path) => `${servers.facade.url}${path}`);
   const headers = await benchHeaders(ROOT, probes, databaseUrl);
   const ctx: Context = {
@@ -365,6 +408,7 @@ async function main(): Promise<void> {
   };
   const lookupRun = lookup ? await lookupPhase(ctx, plan) : undefined;
   const addressRun = address ? await addressPhase(ctx, sets) : undefined;
+  const planningRun = lots ? await planningPhase(ctx, lots, db.parcels) : undefined;
   await stopAllChildren();
 
   const machine = machineFacts();
@@ -411,6 +455,31 @@ async function main(): Promise<void> {
         : 'The facade answered without an API key.',
     ];
     writeAddressDocs(DOCS, facts.addresses, addressSection(facts, addressRun.results, addressRun.checks, notes));
+  }
+  if (planningRun && lots) {
+    const facts: PlanningRunFacts = {
+      ...machine,
+      postgres: db.postgres,
+      postgis: db.postgis,
+      parcels: db.parcels,
+      addresses: db.addresses,
+      lots: lots.lots.length,
+      states: lots.states,
+      connections: opts.planningConnections,
+      durationS: opts.load.durationS,
+      warmupS: opts.load.warmupS,
+      initialWarmupS: opts.initialWarmupS,
+      rounds: opts.rounds,
+      poolMax: opts.poolMax,
+      facadeCommand: servers.facadeCommand,
+      code,
+    };
+    const notes = [
+      headers.authorization
+        ? 'The facade authenticated a test key on every request (auth, rate limit and metering included).'
+        : 'The facade answered without an API key.',
+    ];
+    writePlanningDocs(DOCS, facts.parcels, planningSection(facts, planningRun.results, planningRun.checks, notes));
   }
   process.stdout.write(`\nwrote ${DOCS}\n`);
 }

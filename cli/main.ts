@@ -10,6 +10,7 @@ import { runSeedCommand } from '../prisma/sandbox/cli.ts';
 import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { startDistributed } from './distributed.ts';
 import { runIngestCommand } from './ingest/cli.ts';
+import { runIngestPlanningCommand } from './ingest/planning-cli.ts';
 import { runKeysCommand } from './keys.ts';
 import { runMirrorCommand } from './mirror.ts';
 import type { RunningServer } from './serve.ts';
@@ -25,6 +26,8 @@ const USAGE = `Usage: landgraph <command>
   sandbox samples           print a handful of real sandbox points as JSON
   ingest gnaf <folder> [--states VIC,NSW] [--dataset live] [--release NAME] [--force]
                             load a G-NAF release (resumable; --force reloads completed files)
+  ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage FILE] [--dataset live] [--snapshot ID]
+                            load a Vicmap Planning layer (GeoJSON or shapefile) in one transaction
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -95,6 +98,7 @@ export async function main(args: string[]): Promise<number> {
         }
         break;
       case 'ingest':
+        if (sub === 'planning') return await runIngestPlanningCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

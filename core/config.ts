@@ -58,6 +58,57 @@ const liveLayers = z
     return parsed;
   });
 
+/** A state's live planning service: the protocol it speaks and its endpoint. */
+export type PlanningLiveService = { protocol: 'wfs' | 'arcgis'; url: string };
+type PlanningLive = Partial<Record<StateCode, PlanningLiveService>>;
+const isPlanningProtocol = (value: string): value is PlanningLiveService['protocol'] =>
+  value === 'wfs' || value === 'arcgis';
+
+/**
+ * Reads `VIC=wfs:https://.../geoserver/wfs,NSW=arcgis:https://.../MapServer/19`: each state at
+ * most once, the protocol named, an ArcGIS endpoint a layer URL and a WFS endpoint the service's
+ * base URL (the client adds the GetFeature parameters).
+ */
+function parsePlanningLive(value: string): PlanningLive | string {
+  const services: PlanningLive = {};
+  for (const entry of value.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const match = /^([A-Za-z]+)\s*=\s*([A-Za-z]+):(\S+)$/.exec(entry);
+    if (!match) return `'${entry}' is not STATE=wfs:URL or STATE=arcgis:URL`;
+    const [, code = '', kind = '', url = ''] = match;
+    const state = code.toUpperCase();
+    const protocol = kind.toLowerCase();
+    if (!isStateCode(state)) return `unknown state '${code}' (use ${STATES.join(', ')})`;
+    if (services[state]) return `${state} is given twice`;
+    if (/^https?$/.test(protocol))
+      return `${state}: name the protocol before the URL (wfs:${kind}:... or arcgis:${kind}:...)`;
+    if (!isPlanningProtocol(protocol)) return `${state}: unknown protocol '${kind}' (use wfs or arcgis)`;
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (!parsed || !/^https?:$/.test(parsed.protocol)) return `${state}: '${url}' is not an http(s) URL`;
+    if (protocol === 'arcgis' && !ARCGIS_LAYER.test(parsed.pathname)) {
+      return `${state}: '${url}' is not an ArcGIS layer URL (.../MapServer/<n> or .../FeatureServer/<n>)`;
+    }
+    if (protocol === 'wfs' && [...parsed.searchParams.keys()].some((k) => k.toLowerCase() === 'request')) {
+      return `${state}: give the WFS service URL without a request parameter (the client asks GetFeature itself)`;
+    }
+    services[state] = { protocol, url: protocol === 'arcgis' ? url.replace(/\/+$/, '') : url };
+  }
+  return services;
+}
+
+/** Per-state live planning services; unset or empty means none anywhere. */
+const planningLive = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const parsed = parsePlanningLive(value ?? '');
+    if (typeof parsed === 'string') {
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
 const EnvSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().default('127.0.0.1'),
@@ -71,6 +122,12 @@ const EnvSchema = z.object({
   LANDGRAPH_LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   LANDGRAPH_CADASTRE_LIVE: liveLayers,
   LANDGRAPH_CADASTRE_LIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  LANDGRAPH_PLANNING_LIVE: planningLive,
+  LANDGRAPH_PLANNING_LIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  LANDGRAPH_PLANNING_LIVE_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  LANDGRAPH_PLANNING_CIRCUIT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
+  LANDGRAPH_PLANNING_CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  LANDGRAPH_PLANNING_CACHE_TTL_S: z.coerce.number().int().min(0).max(86_400).default(300),
   LANDGRAPH_OBJECT_STORE_DIR: z
     .string()
     .trim()
@@ -95,6 +152,18 @@ export type Config = {
   cadastreLiveTimeoutMs: number;
   /** Folder of the object-store mirror (parcel snapshot tiles); undefined: no object-store mirror. */
   objectStoreDir: string | undefined;
+  /** Live planning service per state, asked (for live keys) where the planning mirror does not reach. */
+  planningLive: Partial<Record<StateCode, PlanningLiveService>>;
+  /** Budget of one attempt of a live planning call, all its pages included. */
+  planningLiveTimeoutMs: number;
+  /** Further attempts after a retryable failure (timeout, 5xx, connection reset). */
+  planningLiveRetries: number;
+  /** Consecutive failed calls that open a live planning service's circuit. */
+  planningCircuitThreshold: number;
+  /** How long an open circuit refuses calls before one trial call may go. */
+  planningCircuitCooldownMs: number;
+  /** Seconds a live planning answer is kept in process; 0 turns the cache off. */
+  planningCacheTtlS: number;
 };
 
 export class ConfigError extends Error {}
@@ -120,5 +189,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cadastreLive: e.LANDGRAPH_CADASTRE_LIVE,
     cadastreLiveTimeoutMs: e.LANDGRAPH_CADASTRE_LIVE_TIMEOUT_MS,
     objectStoreDir: e.LANDGRAPH_OBJECT_STORE_DIR,
+    planningLive: e.LANDGRAPH_PLANNING_LIVE,
+    planningLiveTimeoutMs: e.LANDGRAPH_PLANNING_LIVE_TIMEOUT_MS,
+    planningLiveRetries: e.LANDGRAPH_PLANNING_LIVE_RETRIES,
+    planningCircuitThreshold: e.LANDGRAPH_PLANNING_CIRCUIT_THRESHOLD,
+    planningCircuitCooldownMs: e.LANDGRAPH_PLANNING_CIRCUIT_COOLDOWN_MS,
+    planningCacheTtlS: e.LANDGRAPH_PLANNING_CACHE_TTL_S,
   };
 }

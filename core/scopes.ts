@@ -58,6 +58,15 @@ export function isCapability(value: string): value is Capability {
   return value in CAPABILITIES;
 }
 
+const PROPERTY_ENTRY_SCOPES: readonly Scope[] = [
+  'property-graph.read',
+  'cadastre.read',
+  'planning.read',
+  'planning.provisions.read',
+  'envelope.read',
+  'elevation.read',
+];
+
 /**
  * The graph fields a key needs a scope for: `Type.field` → the scopes any one of which grants
  * it. A field not listed here is open to every authenticated caller (identity, health).
@@ -67,8 +76,9 @@ export const FIELD_SCOPES: Record<string, readonly Scope[]> = {
   'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
   'Query.suggestAddresses': ['locality.read'],
   'Query.addressesOnParcel': ['cadastre.read', 'address.read'],
-  'Query.propertyAt': ['property-graph.read', 'cadastre.read', 'planning.read'],
-  'Query.propertyByParcel': ['property-graph.read', 'cadastre.read', 'planning.read'],
+  // the entry points of every product asked about a property, by point or by parcel
+  'Query.propertyAt': PROPERTY_ENTRY_SCOPES,
+  'Query.propertyByParcel': PROPERTY_ENTRY_SCOPES,
   'Query.parcelAt': ['cadastre.read'],
   'Query.parcelByPfi': ['cadastre.read'],
   'Query.parcelsInBBox': ['cadastre.read'],

@@ -74,7 +74,10 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
     let key: AuthenticatedKey | null = null;
     let scope: RequestScope = { dataset: 'sandbox', requestId: id, scopes: [] };
     try {
-      if (route.access !== 'open') {
+      const keyless = typeof route.access === 'object' ? route.access.keyless : undefined;
+      if (keyless && !req.get('authorization')) {
+        scope = { dataset: keyless.dataset, requestId: id, scopes: scopeNeeded ? [scopeNeeded] : [] };
+      } else if (route.access !== 'open') {
         key = await authenticate(req, runtime);
         await enforceLimits(key, res, runtime, metered);
         scope = scopeOfKey(key, id);
@@ -92,6 +95,7 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
       }
       const response = await route.handle(parsed.data, { graph: runtime.graph, scope, runtime, key });
       if (response.credit) setCreditHeaders(res, response.credit);
+      for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, headerSafe(value));
       if (response.raw)
         res
           .status(response.status ?? 200)

@@ -89,6 +89,9 @@ export function missingRouteDocs(routes: readonly RouteDefinition[]): string[] {
 /** Who may call the route, in words for its description. */
 function accessSentence(route: RouteDefinition): string {
   const scope = routeScope(route);
+  if (scope && typeof route.access === 'object' && route.access.keyless) {
+    return `Open without a key (${route.access.keyless.why}); a call with a key needs scope ${scope}.`;
+  }
   if (scope) return `Requires scope ${scope} (Authorization: Bearer <API key>).`;
   return route.access === 'key' ? 'Requires an API key; no particular scope.' : 'Open: no API key needed.';
 }
@@ -113,7 +116,12 @@ function operation(route: RouteDefinition, methodsOfPath: string[]): OperationOb
     description: words.filter(Boolean).join('\n\n'),
     tags: [route.tag],
     ...(parameters.length > 0 ? { parameters } : {}),
-    security: route.access === 'open' ? [] : [{ bearerAuth: [] }],
+    security:
+      route.access === 'open'
+        ? []
+        : typeof route.access === 'object' && route.access.keyless
+          ? [{}, { bearerAuth: [] }]
+          : [{ bearerAuth: [] }],
     responses: routeResponses(
       route,
       doc,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RequestScope } from '../core/context.ts';
+import type { Dataset, RequestScope } from '../core/context.ts';
 import type { Scope } from '../core/scopes.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 import type { Graph } from '../gateway/graph.ts';
@@ -20,7 +20,15 @@ export type RouteResponse = {
   raw?: { contentType: string; content: string };
   /** Third-party credit of the payload: written to the attribution headers as well as the body. */
   credit?: Credit | null;
+  /** Further response headers (e.g. X-Mirror-Source on the UGB routes). */
+  headers?: Record<string, string>;
 };
+
+/**
+ * A scoped route that also answers callers without a key (spec 5.5: the first-party map mount
+ * of the UGB routes is open; keyed callers need the scope): what a keyless call reads.
+ */
+export type KeylessAccess = { dataset: Dataset; why: string };
 
 /**
  * One entry of the declarative route table: the request schema that validates (and documents)
@@ -36,7 +44,7 @@ export type RouteDefinition<Query extends z.ZodType = z.ZodType> = {
    * `scope`: the key must hold it. `key`: any valid key (e.g. a key's own usage). `open`: no
    * key at all (health, changelog).
    */
-  access: { scope: Scope } | 'key' | 'open';
+  access: { scope: Scope; keyless?: KeylessAccess } | 'key' | 'open';
   /** Marks the route deprecated: Deprecation, Sunset and a Link to /changelog on every answer (spec 9.2). */
   deprecated?: { since: string; sunset: string };
   /** Whether a call counts against the key's quota; lookups do, free helpers do not. Default true. */

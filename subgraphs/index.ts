@@ -2,12 +2,14 @@ import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
+import { buildTerrainSubgraph } from './terrain/server.ts';
 
 /** Every subgraph of the graph, in the order of their distributed-mode ports. */
 export const SUBGRAPHS = {
   address: buildAddressSubgraph,
   cadastre: buildCadastreSubgraph,
   planning: buildPlanningSubgraph,
+  terrain: buildTerrainSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

@@ -2,7 +2,9 @@ import { afterAll } from 'vitest';
 import type { RunningServer } from '../cli/serve.ts';
 import { startDistributed } from '../cli/distributed.ts';
 import { badInputSuite } from './facade/bad-input-suite.ts';
+import { planningSuite } from './facade/planning-suite.ts';
 import { facadeSuite } from './facade/suite.ts';
+import { ALL_SCOPES } from '../core/scopes.ts';
 import { createTestKey, testConfig } from './support/runtime.ts';
 
 // The distributed mode for real: three subgraph processes on their own ports and this process
@@ -26,4 +28,11 @@ facadeSuite('distributed', async () => {
 badInputSuite('distributed', async () => {
   const { server, key } = await distributed();
   return { app: server.url, key };
+});
+
+planningSuite('distributed', async () => {
+  const { server, key } = await distributed();
+  const keyWithout = (scopes: string[]) =>
+    createTestKey(server.runtime, { scopes: ALL_SCOPES.filter((scope) => !scopes.includes(scope)) });
+  return { app: server.url, db: server.runtime.db, key, keyWithout };
 });

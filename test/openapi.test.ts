@@ -102,14 +102,19 @@ describe('OpenAPI document generated from the route table', () => {
       expect(op.tags).toEqual([route.tag]);
       expect(doc.tags.map((tag) => tag.name)).toContain(route.tag);
       const scope = routeScope(route);
+      const keyless = typeof route.access === 'object' && route.access.keyless !== undefined;
       if (route.access === 'open') {
         expect(op.security).toEqual([]);
         expect(op.description).toMatch(/no API key needed/);
+      } else if (keyless) {
+        // open without a key (the first-party map mount), the scope when a key is sent
+        expect(op.security).toEqual([{}, { bearerAuth: [] }]);
+        expect(op.description).toContain(`Open without a key`);
       } else {
         expect(op.security).toEqual([{ bearerAuth: [] }]);
       }
       expect(op['x-required-scope']).toBe(scope ?? undefined);
-      if (scope) expect(op.description).toContain(`Requires scope ${scope}`);
+      if (scope) expect(op.description).toContain(keyless ? `needs scope ${scope}` : `Requires scope ${scope}`);
     }
     expect(operationId({ method: 'get', path: '/api/cadastre/lookup' })).toBe('getApiCadastreLookup');
     expect(operationId({ method: 'post', path: '/v1/enrich/jobs/:id/approve' })).toBe('postV1EnrichJobsByIdApprove');
@@ -120,6 +125,16 @@ describe('OpenAPI document generated from the route table', () => {
     for (const route of ROUTES) {
       const json = z.toJSONSchema(route.query, { io: 'input', unrepresentable: 'any' });
       const op = operationOf(doc, route);
+      if (route.input === 'body') {
+        // a body route documents its schema as the request body, and takes no query parameters
+        const body = op.requestBody?.content['application/json']?.schema;
+        expect(Object.keys(body?.properties ?? {}).sort(), route.path).toEqual(
+          Object.keys(json.properties ?? {}).sort(),
+        );
+        expect(body?.required ?? [], route.path).toEqual(json.required ?? []);
+        expect(op.parameters ?? []).toEqual([]);
+        continue;
+      }
       const parameters = (op.parameters ?? []).filter((p) => p.in === 'query');
       // a path parameter (`:propertyId`) is validated by the same schema but documented in the path
       const inPath = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -341,6 +356,51 @@ describe('the OpenAPI schemas against the facade’s real responses', () => {
     await record('graphNotPlanned', graph, get(graph, point(f.planningNotCovered)));
     await record('graphUnknownGnaf', graph, get(graph, { gnaf_pid: 'GANSW000000000' }));
     for (const [i, bad] of BAD_INPUTS.entries()) await record(`badInput${i}`, bad.path, get(bad.path, bad.query));
+    const provisions = '/v1/planning-provisions';
+    await record('provisionsPoint', provisions, get(provisions, point(f.vicParcel)));
+    await record('provisionsPfi', provisions, get(provisions, { pfi: f.qldParcel.parcel_pfi, state: 'QLD' }));
+    await record('provisionsNotPlanned', provisions, get(provisions, point(f.planningNotCovered)));
+    await record('provisionsLot', provisions, get(provisions, { ...point(f.nswParcel), lot_area_m2: '450' }));
+    const envelope = '/v1/envelope-by-address';
+    await record('envelopeByAddress', envelope, get(envelope, { address: f.vicParcel.address }));
+    await record('envelopeUnmatched', envelope, get(envelope, { address: '1 Imaginary Lane, Nowhere VIC 3999' }));
+    const around = (p: { lat: number; lng: number }, d: number) =>
+      [p.lng - d, p.lat - d, p.lng + d, p.lat + d].join(',');
+    await record('ugbVector', '/api/ugb/vector', get('/api/ugb/vector', { bbox: around(f.vicParcel, 0.05) }));
+    await record(
+      'ugbVectorNsw',
+      '/api/ugb/vector',
+      get('/api/ugb/vector', { bbox: around(f.nswParcel, 0.01), state: 'NSW' }),
+    );
+    await record('ugbAtPoint', '/api/ugb/at-point', get('/api/ugb/at-point', point(f.vicParcel)));
+    await record('ugbAtPointKeyless', '/api/ugb/at-point', get('/api/ugb/at-point', point(f.vicParcel), null));
+    await record('ugbAtPointNsw', '/api/ugb/at-point', get('/api/ugb/at-point', point(f.nswParcel)));
+    await record('climateZone', '/api/climate-zone', get('/api/climate-zone', point(f.vicParcel)));
+    const contours = '/api/contours/vector';
+    await record('contours', contours, get(contours, { state: 'VIC', bbox: around(f.vicParcel, 0.004), zoom: '16' }));
+    await record('contoursUncovered', contours, get(contours, { state: 'QLD', bbox: around(f.qldParcel, 0.004) }));
+    const elevation = '/api/elevation/terrain';
+    await record('elevationLot', elevation, get(elevation, { pfi: f.vicParcel.parcel_pfi, state: 'VIC' }));
+    await record('elevationNsw', elevation, get(elevation, { pfi: f.nswParcel.parcel_pfi, state: 'NSW' }));
+    const stats = '/api/contours/terrain-stats';
+    const d = 0.0003;
+    const { lat, lng } = f.vicParcel;
+    const square = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [lng - d, lat - d],
+          [lng + d, lat - d],
+          [lng + d, lat + d],
+          [lng - d, lat + d],
+          [lng - d, lat - d],
+        ],
+      ],
+    };
+    const post = (body: object) => request(t.app).post(stats).set('Authorization', `Bearer ${t.key}`).send(body);
+    await record('terrainStats', stats, post({ state: 'VIC', polygon: square }));
+    await record('terrainStatsExtraField', stats, post({ state: 'VIC', polygon: square, zoom: 3 }));
+    await record('climateZoneFar', '/api/climate-zone', get('/api/climate-zone', { lat: '-31.95', lng: '115.86' }));
 
     const graphOnly = await createTestKey(t.runtime, { scopes: ['property-graph.read'] });
     await record('graphScopedLayers', graph, get(graph, point(f.vicParcel), graphOnly));

@@ -9,12 +9,16 @@ import { migrate } from '../core/migrate.ts';
 import { generateSandbox, planSandbox, SANDBOX_STATES, sandboxSnapshotId } from '../prisma/sandbox/generate.ts';
 import { isSandboxLoaded, isSandboxLoadedAtAnySize, sandboxSamples, seedSandbox } from '../prisma/sandbox/load.ts';
 import { layoutBlock } from '../prisma/sandbox/lots.ts';
+import { creekCentreV, creekLines } from '../prisma/sandbox/planning.ts';
 import { Rng } from '../prisma/sandbox/random.ts';
 import type { SandboxTable, SandboxTables } from '../prisma/sandbox/rows.ts';
 import { emptyTables } from '../prisma/sandbox/batcher.ts';
+import { DEM_CELL_LAT, DEM_CELL_LNG } from '../prisma/sandbox/terrain.ts';
 import { AUTHORITY_ROWS, STREET_SUFFIXES, STREET_TYPES } from '../subgraphs/address/matching/vocabulary.ts';
 
 const SEED = 20261122;
+
+const suffixWord = (code: string | null) => (code ? ` ${STREET_SUFFIXES[code as keyof typeof STREET_SUFFIXES]}` : '');
 const TEST_DATABASE = 'landgraph_sandbox_test';
 
 function digest(seed: number): string {
@@ -150,8 +154,6 @@ describe('sandbox generator', () => {
 
   it("abbreviates street types as G-NAF's STREET_TYPE_AUT does and spells them out in the search key", () => {
     const abbreviation = new Map(STREET_TYPES.map((t) => [t.code, t.name]));
-    const suffixWord = (code: string | null) =>
-      code ? ` ${STREET_SUFFIXES[code as keyof typeof STREET_SUFFIXES]}` : '';
     const streets = new Map(rows.street_locality.map((s) => [s.street_locality_pid, s]));
     const localities = new Map(rows.locality.map((l) => [l.locality_pid, l]));
     for (const a of rows.address_detail) {
@@ -215,6 +217,176 @@ describe('sandbox generator', () => {
     for (const numbers of sides.values()) {
       expect(new Set(numbers).size).toBe(numbers.length);
       expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    }
+  });
+
+  it('draws a centreline for every block of every street, under the name its addresses use', () => {
+    const plan = planSandbox({ seed: SEED });
+    const localityKey = new Map(
+      rows.locality.map((l) => [l.locality_pid, plan.suburbs.find((s) => s.spec.name === l.locality_name)?.spec.key]),
+    );
+    const label = (s: SandboxTables['street_locality']) =>
+      `${s.street_name} ${s.street_type_code}${suffixWord(s.street_suffix_code)}`;
+    expect(new Set(rows.road.map((r) => r.id)).size).toBe(rows.road.length);
+    for (const suburb of plan.suburbs) {
+      const { key, state, mainStreet } = suburb.spec;
+      const roads = rows.road.filter((r) => r.id.startsWith(`${key}-road-`));
+      const cols = suburb.grid.cols.length;
+      const blockRows = suburb.grid.rows.length;
+      expect(roads).toHaveLength((blockRows + 1) * cols + (cols + 1) * blockRows);
+      expect(
+        roads.every(
+          (r) => r.state === state && /^LINESTRING\(\d{3}\.\d+ -\d{2}\.\d+(,\d{3}\.\d+ -\d{2}\.\d+)+\)$/.test(r.wkt),
+        ),
+      ).toBe(true);
+      const streets = rows.street_locality.filter((s) => localityKey.get(s.locality_pid) === key).map(label);
+      expect(new Set(roads.map((r) => r.road_name))).toEqual(new Set(streets));
+      expect(new Set(roads.map((r) => r.road_class))).toEqual(new Set(['arterial', 'collector', 'local']));
+      const main = roads.filter((r) => r.road_name === mainStreet);
+      expect(main.length).toBeGreaterThanOrEqual(cols);
+      expect(main.every((r) => r.road_class === 'arterial')).toBe(true);
+    }
+  });
+
+  it('draws an urban growth boundary in Victoria only: Huntly without its rural fringe, Kangaroo Flat whole', () => {
+    expect(rows.ugb.map(({ wkt: _, ...rest }) => rest)).toEqual([
+      { id: 'huntly-ugb', state: 'VIC', lga_code: '325', lga_name: 'GREATER BENDIGO', gaic_applies: false },
+      { id: 'kangaroo-flat-ugb', state: 'VIC', lga_code: '325', lga_name: 'GREATER BENDIGO', gaic_applies: false },
+    ]);
+    const wktOf = (rowsWithWkt: ReadonlyArray<{ wkt: string }>, index: number) => rowsWithWkt[index]?.wkt ?? '';
+    const span = (wkt: string, axis: 1 | 2) => {
+      const values = [...wkt.matchAll(/(\d+\.\d+) (-\d+\.\d+)/g)].map((m) => Number(m[axis]));
+      return Math.max(...values) - Math.min(...values);
+    };
+    const huntlyCoverage = rows.cadastre_coverage.findIndex((c) => c.name === 'HUNTLY');
+    // the rural fringe ring lies outside: Huntly's UGB spans less of the suburb each way
+    for (const axis of [1, 2] as const) {
+      expect(span(wktOf(rows.ugb, 0), axis)).toBeLessThan(
+        span(wktOf(rows.cadastre_coverage, huntlyCoverage), axis) * 0.95,
+      );
+    }
+    expect(wktOf(rows.ugb, 1)).toBe(rows.cadastre_coverage.find((c) => c.name === 'KANGAROO FLAT')?.wkt);
+  });
+
+  it("gives each suburb its council's NCC climate zone over exactly its generated area", () => {
+    // From the ABCB climate zone map, written out here rather than taken from the generator.
+    expect(Object.fromEntries(rows.climate_zone.map((c) => [c.id, c.climate_zone]))).toEqual({
+      'huntly-climate': 4,
+      'kangaroo-flat-climate': 4,
+      'parramatta-climate': 6,
+      'castle-hill-climate': 6,
+      'chermside-climate': 2,
+      'north-lakes-climate': 2,
+    });
+    for (const zone of rows.climate_zone) {
+      const coverage = rows.cadastre_coverage.find(
+        (c) => `${c.name.toLowerCase().replace(' ', '-')}-climate` === zone.id,
+      );
+      expect(zone.wkt).toBe(coverage?.wkt);
+    }
+  });
+
+  it('lays DEM tiles for VIC and NSW on one 10 m grid per state, with heights of each place', () => {
+    const plan = planSandbox({ seed: SEED });
+    const tiles = rows.dem_tile;
+    expect(new Set(tiles.map((t) => t.state))).toEqual(new Set(['VIC', 'NSW']));
+    expect(new Set(tiles.map((t) => `${t.state}:${t.tile_id}`)).size).toBe(tiles.length);
+    const onGrid = (value: number, step: number) => Math.abs(value / step - Math.round(value / step)) < 1e-6;
+    for (const state of ['VIC', 'NSW'] as const) {
+      const mine = tiles.filter((t) => t.state === state);
+      const [first] = mine;
+      if (!first) throw new Error(`no ${state} tiles`);
+      const latitude = first.north;
+      const metres = 111_195;
+      expect(first.cell_lat * metres).toBeGreaterThan(9);
+      expect(first.cell_lat * metres).toBeLessThan(11);
+      expect(first.cell_lng * metres * Math.cos((latitude * Math.PI) / 180)).toBeGreaterThan(9);
+      expect(first.cell_lng * metres * Math.cos((latitude * Math.PI) / 180)).toBeLessThan(11);
+      for (const t of mine) {
+        expect([t.cols, t.rows, t.cell_lng, t.cell_lat]).toEqual([64, 64, first.cell_lng, first.cell_lat]);
+        expect(t.heights).toHaveLength(t.cols * t.rows);
+        expect(onGrid(t.west - first.west, t.cols * t.cell_lng)).toBe(true);
+        expect(onGrid(t.north - first.north, t.rows * t.cell_lat)).toBe(true);
+      }
+    }
+    // metres AHD of the real places: mean, lowest and highest ground, and how steep
+    const expected: Record<string, { mean: [number, number]; range: [number, number] }> = {
+      HUNTLY: { mean: [190, 210], range: [175, 225] },
+      'KANGAROO FLAT': { mean: [220, 260], range: [200, 280] },
+      PARRAMATTA: { mean: [10, 40], range: [0, 60] },
+      'CASTLE HILL': { mean: [90, 170], range: [60, 200] },
+    };
+    const slopes = new Map<string, number>();
+    for (const suburb of plan.suburbs.filter((s) => s.spec.name in expected)) {
+      const { name, centre } = suburb.spec;
+      const mine = tiles.filter((t) => {
+        const middle = [t.west + (t.cols * t.cell_lng) / 2, t.north - (t.rows * t.cell_lat) / 2];
+        const nearest = plan.suburbs.reduce((a, b) =>
+          Math.hypot(a.spec.centre.lng - (middle[0] ?? 0), a.spec.centre.lat - (middle[1] ?? 0)) <=
+          Math.hypot(b.spec.centre.lng - (middle[0] ?? 0), b.spec.centre.lat - (middle[1] ?? 0))
+            ? a
+            : b,
+        );
+        return nearest.spec.name === name;
+      });
+      const heights = mine.flatMap((t) => t.heights);
+      const mean = heights.reduce((a, b) => a + b, 0) / heights.length;
+      const bounds = expected[name];
+      if (!bounds) throw new Error(`no expectation for ${name}`);
+      expect(mean).toBeGreaterThan(bounds.mean[0]);
+      expect(mean).toBeLessThan(bounds.mean[1]);
+      expect(Math.min(...heights)).toBeGreaterThanOrEqual(bounds.range[0]);
+      expect(Math.max(...heights)).toBeLessThanOrEqual(bounds.range[1]);
+      const cellMetres = DEM_CELL_LAT * 111_195;
+      const cellEast = DEM_CELL_LNG * 111_195 * Math.cos((centre.lat * Math.PI) / 180);
+      let sum = 0;
+      let n = 0;
+      for (const t of mine) {
+        for (let r = 1; r < t.rows; r++) {
+          for (let c = 1; c < t.cols; c++) {
+            const h = t.heights[r * t.cols + c] ?? 0;
+            const east = (h - (t.heights[r * t.cols + c - 1] ?? 0)) / cellEast;
+            const north = (h - (t.heights[(r - 1) * t.cols + c] ?? 0)) / cellMetres;
+            sum += Math.hypot(east, north);
+            n += 1;
+          }
+        }
+      }
+      slopes.set(name, (100 * sum) / n);
+    }
+    for (const slope of slopes.values()) {
+      expect(slope).toBeGreaterThan(0.3);
+      expect(slope).toBeLessThan(6);
+    }
+    const castleHill = slopes.get('CASTLE HILL') ?? 0;
+    for (const [name, slope] of slopes) if (name !== 'CASTLE HILL') expect(castleHill).toBeGreaterThan(slope);
+  });
+
+  it('cuts a valley along each creek line the flood overlays follow', () => {
+    const plan = planSandbox({ seed: SEED });
+    const demAt = ([lng, lat]: readonly [number, number]): number => {
+      for (const t of rows.dem_tile) {
+        const col = Math.floor((lng - t.west) / t.cell_lng);
+        const row = Math.floor((t.north - lat) / t.cell_lat);
+        if (col >= 0 && col < t.cols && row >= 0 && row < t.rows) return t.heights[row * t.cols + col] ?? NaN;
+      }
+      throw new Error(`no DEM at ${lng} ${lat}`);
+    };
+    const withValleys = plan.suburbs.filter((s) => s.spec.terrain && s.spec.planningCovered);
+    expect(withValleys.map((s) => s.spec.name)).toEqual(['HUNTLY', 'KANGAROO FLAT', 'PARRAMATTA']);
+    for (const suburb of withValleys) {
+      const terrain = suburb.spec.terrain;
+      if (!terrain) throw new Error('no terrain');
+      const depths: number[] = [];
+      for (const creek of creekLines(Rng.for(SEED, suburb.spec.key, 'overlays'), suburb.spec, suburb.grid)) {
+        for (let u = creek.u0; u <= creek.u1; u += 50) {
+          const v = creekCentreV(creek, u);
+          const bank = 3 * terrain.valleyWidthM;
+          const at = (y: number) => demAt(suburb.frame.project([u, y]));
+          depths.push((at(v - bank) + at(v + bank)) / 2 - at(v));
+        }
+      }
+      expect(depths.reduce((a, b) => a + b, 0) / depths.length).toBeGreaterThan(terrain.valleyDepthM / 2);
     }
   });
 });
@@ -289,13 +461,14 @@ describe('sandbox loaded into PostGIS', () => {
 
   it('reloads a sandbox an older generator wrote, whatever its size', async () => {
     const current = sandboxSnapshotId({ seed: SEED });
-    expect(current).toBe(`sandbox-v2-${SEED}-15000`);
-    await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [
-      `sandbox-${SEED}-15000`,
-    ]);
+    expect(current).toBe(`sandbox-v3-${SEED}-15000`);
     try {
-      expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(false);
-      expect(await isSandboxLoaded(db, { seed: SEED })).toBe(false);
+      // v1 (no version in the id) and v2 (no roads, UGB, climate zones or terrain) both reload
+      for (const older of [`sandbox-${SEED}-15000`, `sandbox-v2-${SEED}-15000`, `sandbox-v2-${SEED}-1000000`]) {
+        await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [older]);
+        expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(false);
+        expect(await isSandboxLoaded(db, { seed: SEED })).toBe(false);
+      }
     } finally {
       await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [current]);
     }
@@ -335,6 +508,8 @@ describe('sandbox loaded into PostGIS', () => {
       'planning.overlay',
       'cadastre.coverage',
       'planning.coverage',
+      'planning.ugb',
+      'planning.climate_zone',
     ]) {
       expect(await count(`SELECT count(*) FROM ${table} WHERE NOT ST_IsValid(geom) OR NOT ST_IsPolygonCCW(geom)`)).toBe(
         0,
@@ -402,6 +577,103 @@ describe('sandbox loaded into PostGIS', () => {
     }
   });
 
+  it('keeps every road centreline in its road reserve: clear of every parcel, inside the suburb', async () => {
+    expect(await count(`SELECT count(*) FROM roads.centreline WHERE dataset = 'sandbox'`)).toBe(seeded.roads);
+    expect(await count(`SELECT count(*) FROM roads.centreline WHERE NOT ST_IsValid(geom) OR ST_Length(geom) = 0`)).toBe(
+      0,
+    );
+    // down the middle of the reserve: no parcel within 0.00007 degrees (6 to 8 m) of a centreline
+    expect(
+      await count(`SELECT count(*) FROM roads.centreline c JOIN cadastre.parcel p
+        ON p.dataset = c.dataset AND p.state = c.state AND ST_DWithin(p.geom, c.geom, 0.00007)`),
+    ).toBe(0);
+    expect(
+      await count(`SELECT count(*) FROM roads.centreline c WHERE NOT EXISTS (
+        SELECT 1 FROM cadastre.coverage v WHERE v.dataset = c.dataset AND ST_CoveredBy(c.geom, v.geom))`),
+    ).toBe(0);
+    // every lot faces a centreline across its front boundary, a reserve's half-width (10-15 m) away:
+    // 0.00018 degrees is at most 20 m here (geography distances are slow on the embedded database,
+    // and a join keeps the planner on the spatial index where NOT EXISTS hashes the whole table)
+    expect(
+      await count(`SELECT count(*) FROM cadastre.parcel p LEFT JOIN (
+        SELECT DISTINCT q.dataset, q.state, q.parcel_pfi FROM cadastre.parcel q
+        JOIN roads.centreline c ON c.dataset = q.dataset AND ST_DWithin(c.geom, q.geom, 0.00018)) fronted
+        USING (dataset, state, parcel_pfi) WHERE fronted.parcel_pfi IS NULL`),
+    ).toBe(0);
+  });
+
+  it("runs a centreline of each placed address's own street past it", { timeout: 60_000 }, async () => {
+    const label = `s.street_name || ' ' || s.street_type_code || CASE s.street_suffix_code
+      WHEN 'N' THEN ' NORTH' WHEN 'S' THEN ' SOUTH' WHEN 'E' THEN ' EAST' WHEN 'W' THEN ' WEST' ELSE '' END`;
+    expect(
+      await count(`SELECT count(*) FROM address.address_detail a
+      JOIN address.street_locality s USING (dataset, street_locality_pid)
+      WHERE a.geocode_type = 'PC' AND a.parcel_pfi IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM roads.centreline c WHERE c.dataset = a.dataset AND c.road_name = ${label}
+          AND c.geom && ST_Expand(a.geom, 0.002)
+          AND ST_DWithin(c.geom::geography, a.geom::geography, 80))`),
+    ).toBe(0);
+  });
+
+  it("leaves Huntly's rural fringe outside its UGB and takes in all of Kangaroo Flat", async () => {
+    const parcels = (suburb: string, where: string) =>
+      count(
+        `SELECT count(*) FROM cadastre.parcel p JOIN cadastre.coverage v
+          ON v.dataset = p.dataset AND v.name = $1 AND ST_CoveredBy(p.geom, v.geom)
+        WHERE ${where}`,
+        [suburb],
+      );
+    const inUgb = 'EXISTS (SELECT 1 FROM planning.ugb u WHERE u.dataset = p.dataset AND ST_CoveredBy(p.geom, u.geom))';
+    const offUgb =
+      'NOT EXISTS (SELECT 1 FROM planning.ugb u WHERE u.dataset = p.dataset AND ST_Intersects(p.geom, u.geom))';
+    expect(await parcels('HUNTLY', inUgb)).toBeGreaterThan(1_000);
+    expect(await parcels('HUNTLY', offUgb)).toBeGreaterThan(100);
+    expect(await parcels('HUNTLY', `NOT ${inUgb} AND NOT ${offUgb}`)).toBe(0);
+    expect(await parcels('KANGAROO FLAT', `NOT ${inUgb}`)).toBe(0);
+    expect(await count(`SELECT count(*) FROM planning.ugb WHERE state <> 'VIC' OR gaic_applies`)).toBe(0);
+  });
+
+  it('covers every parcel with exactly one climate zone and nothing beyond the suburbs', async () => {
+    expect(
+      await count(`SELECT count(*) FROM cadastre.parcel p WHERE (SELECT count(*) FROM planning.climate_zone z
+        WHERE z.dataset = p.dataset AND ST_Intersects(z.geom, ST_PointOnSurface(p.geom))) <> 1`),
+    ).toBe(0);
+    const at = (lng: number, lat: number) =>
+      count(
+        `SELECT climate_zone FROM planning.climate_zone WHERE ST_Intersects(geom, ST_SetSRID(ST_MakePoint($1, $2), 4326))`,
+        [lng, lat],
+      );
+    expect(await at(153.031, -27.385)).toBe(2);
+    // Alice Springs: no climate zone (not_covered)
+    expect(
+      await count(
+        `SELECT count(*) FROM planning.climate_zone WHERE ST_Intersects(geom, ST_SetSRID(ST_MakePoint(133.88, -23.7), 4326))`,
+      ),
+    ).toBe(0);
+  });
+
+  it('covers every VIC and NSW parcel with DEM tiles that match their grid, and no QLD one', async () => {
+    expect(await count(`SELECT count(*) FROM terrain.dem_tile WHERE dataset = 'sandbox'`)).toBe(seeded.demTiles);
+    expect(await count(`SELECT count(*) FROM terrain.dem_tile WHERE state = 'QLD'`)).toBe(0);
+    expect(
+      await count(`SELECT count(*) FROM terrain.dem_tile WHERE NOT ST_IsValid(extent) OR NOT ST_IsPolygonCCW(extent)
+        OR ST_HausdorffDistance(extent, ST_MakeEnvelope(west, north - rows * cell_lat, west + cols * cell_lng, north, 4326)) > 1e-9`),
+    ).toBe(0);
+    expect(
+      await count(`SELECT count(*) FROM terrain.dem_tile a JOIN terrain.dem_tile b
+        ON a.state = b.state AND a.tile_id < b.tile_id AND ST_Relate(a.extent, b.extent, '2********')`),
+    ).toBe(0);
+    expect(
+      await count(`WITH dem AS (SELECT state, ST_Union(extent) AS geom FROM terrain.dem_tile GROUP BY state)
+        SELECT count(*) FROM cadastre.parcel p LEFT JOIN dem d USING (state)
+        WHERE p.state IN ('VIC', 'NSW') AND (d.geom IS NULL OR NOT ST_CoveredBy(p.geom, d.geom))`),
+    ).toBe(0);
+    expect(
+      await count(`SELECT count(*) FROM address.address_detail a WHERE a.state = 'QLD' AND EXISTS (
+        SELECT 1 FROM terrain.dem_tile t WHERE ST_Intersects(t.extent, a.geom))`),
+    ).toBe(0);
+  });
+
   it('offers deterministic samples covering each state and each status', async () => {
     const samples = await sandboxSamples(db);
     expect(samples).toHaveLength(8);
@@ -440,13 +712,39 @@ describe('sandbox loaded into PostGIS', () => {
     }>(
       `SELECT layer, state, attribution, license, snapshot_id FROM public.dataset_source WHERE dataset = 'sandbox' ORDER BY layer, state`,
     );
-    expect(sources).toHaveLength(9);
+    expect(sources.map((s) => `${s.layer}:${s.state}`)).toEqual([
+      'address:NSW',
+      'address:QLD',
+      'address:VIC',
+      'cadastre:NSW',
+      'cadastre:QLD',
+      'cadastre:VIC',
+      'climate:NSW',
+      'climate:QLD',
+      'climate:VIC',
+      'planning:NSW',
+      'planning:QLD',
+      'planning:VIC',
+      'roads:NSW',
+      'roads:QLD',
+      'roads:VIC',
+      'terrain:NSW',
+      'terrain:VIC',
+      'ugb:VIC',
+    ]);
     for (const s of sources) {
       expect(s.attribution).toMatch(/^Landgraph sandbox: synthetic demo data, not real .*Do not rely on it\.$/);
       expect(s.license).toBe('CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
-      expect(s.snapshot_id).toBe(`sandbox-v2-${SEED}-15000`);
+      expect(s.snapshot_id).toBe(`sandbox-v3-${SEED}-15000`);
     }
+    const credit = (layer: string, state: string) =>
+      sources.find((s) => s.layer === layer && s.state === state)?.attribution ?? '';
+    expect(credit('roads', 'VIC')).toContain('modelled on Vicmap Transport');
+    expect(credit('ugb', 'VIC')).toContain('modelled on Vicmap Planning UGB');
+    expect(credit('climate', 'QLD')).toContain('modelled on ABCB NCC climate zone map');
+    expect(credit('terrain', 'VIC')).toContain('modelled on Vicmap Elevation');
+    expect(credit('terrain', 'NSW')).toContain('modelled on NSW Elevation DEM');
   });
 
   it('keeps the previous sandbox intact when a reload fails part-way', { timeout: 60_000 }, async () => {

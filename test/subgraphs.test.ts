@@ -117,6 +117,42 @@ describe('subgraphs', () => {
     expect(queries).toHaveLength(1);
   });
 
+  it('planning works out provisions and envelopes of a batch in one zone and one road query', async () => {
+    const shapes = await db.query<{ parcel_pfi: string; geometry: unknown }>(
+      `SELECT parcel_pfi, ST_AsGeoJSON(geom, 7)::json AS geometry FROM cadastre.parcel
+       WHERE dataset = 'sandbox' AND parcel_pfi = ANY($1::text[])`,
+      [parcels.map((p) => p.parcel_pfi)],
+    );
+    const geometryOf = new Map(shapes.map((s) => [s.parcel_pfi, s.geometry]));
+    const data = await run(
+      'planning',
+      `query($r: [_Any!]!) { _entities(representations: $r) { ... on Property {
+        provisions { status data { regime lot { source } applied_rules { boundary } } }
+        envelope { status gap data { area_m2 parcel_area_m2 } } } } }`,
+      {
+        r: parcels.map((p) => ({
+          __typename: 'Property',
+          parcel_pfi: p.parcel_pfi,
+          state: p.state,
+          location: { lat: p.lat, lng: p.lng },
+          parcel_geometry: geometryOf.get(p.parcel_pfi),
+        })),
+      },
+    );
+    type Entity = {
+      provisions: { status: string; data: { lot: { source: string } } };
+      envelope: { status: string; gap: string | null; data: { area_m2: number; parcel_area_m2: number } | null };
+    };
+    const entities = data._entities as Entity[];
+    expect(entities).toHaveLength(parcels.length);
+    expect(entities.every((e) => e.provisions.data.lot.source === 'parcel')).toBe(true);
+    const drawn = entities.filter((e) => e.envelope.data);
+    expect(drawn.length).toBeGreaterThan(parcels.length / 2);
+    for (const e of drawn) expect(e.envelope.data!.area_m2).toBeLessThan(e.envelope.data!.parcel_area_m2);
+    // the zones at every point in one statement, the roads around every parcel in another
+    expect(queries).toHaveLength(2);
+  });
+
   it('keeps a layer failure inside that layer', async () => {
     // A real failure, not a stub: the planning table goes away for the length of one query.
     await db.exec('ALTER TABLE planning.overlay RENAME TO overlay_offline');

@@ -17,7 +17,8 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
   --states LIST   only these states and territories (default: every one in the release)
   --dataset NAME  the dataset to load into (default: live)
   --release NAME  names the release for resuming and credits (default: the release folder's name)
-  --force         reload files an earlier run of this release completed`;
+  --force         reload files an earlier run of this release completed
+       landgraph ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage FILE] (see its --help)`;
 
 const n = (value: number) => value.toLocaleString('en-AU');
 
@@ -86,7 +87,8 @@ function parseIngestArgs(args: string[]) {
     throw new UsageError((error as Error).message);
   }
   const [source, folder, ...extra] = parsed.positionals;
-  if (source !== 'gnaf') throw new UsageError(source ? `unknown source "${source}"` : 'name a source: gnaf');
+  if (source !== 'gnaf')
+    throw new UsageError(source ? `unknown source "${source}"` : 'name a source: gnaf or planning');
   if (!folder) throw new UsageError('name the folder holding the G-NAF release');
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const { states, dataset, release, force } = parsed.values;

@@ -92,7 +92,7 @@ export function chooseAddressing(rng: Rng, lot: Lot, frontage: Frontage, grid: G
 const LOOKUPS = formatLookups(AUTHORITY_ROWS);
 
 /** The street as Vicmap's EZI address spells it: type and suffix as full words. */
-function streetLabel(street: Street): string {
+export function streetLabel(street: Street): string {
   const suffix = street.suffix ? ` ${SUFFIX_WORDS[street.suffix] ?? street.suffix}` : '';
   return `${street.name} ${street.type}${suffix}`;
 }

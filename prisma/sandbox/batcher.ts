@@ -1,5 +1,6 @@
 /**
- * Collects generated rows per table and hands them out in batches of a fixed size, so the
+ * Collects generated rows per table and hands them out in batches of a fixed size (smaller for
+ * the bulky DEM tiles), so the
  * generator's memory is bounded by one batch per table however large the dataset.
  */
 import type { SandboxBatch, SandboxTable, SandboxTables } from './rows.ts';
@@ -18,6 +19,10 @@ export function emptyTables(): Buffers {
     zone: [],
     overlay: [],
     planning_coverage: [],
+    road: [],
+    ugb: [],
+    climate_zone: [],
+    dem_tile: [],
     dataset_source: [],
   };
 }
@@ -33,6 +38,10 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   zone: (rows) => ({ table: 'zone', rows }),
   overlay: (rows) => ({ table: 'overlay', rows }),
   planning_coverage: (rows) => ({ table: 'planning_coverage', rows }),
+  road: (rows) => ({ table: 'road', rows }),
+  ugb: (rows) => ({ table: 'ugb', rows }),
+  climate_zone: (rows) => ({ table: 'climate_zone', rows }),
+  dem_tile: (rows) => ({ table: 'dem_tile', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -47,8 +56,15 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'overlay',
   'cadastre_coverage',
   'planning_coverage',
+  'road',
+  'ugb',
+  'climate_zone',
+  'dem_tile',
   'dataset_source',
 ];
+
+// A DEM tile carries 4,096 heights: a few dozen make a statement as large as thousands of parcels.
+const MAX_BATCH_ROWS: Partial<Record<SandboxTable, number>> = { dem_tile: 32 };
 
 export class Batcher {
   private readonly buffers: Buffers = emptyTables();
@@ -66,8 +82,9 @@ export class Batcher {
 
   private *take<T extends SandboxTable>(table: T, all: boolean): Generator<SandboxBatch> {
     const rows: SandboxTables[T][] = this.buffers[table];
-    while (rows.length >= this.batchRows || (all && rows.length > 0)) {
-      yield WRAP[table](rows.splice(0, this.batchRows));
+    const size = Math.min(this.batchRows, MAX_BATCH_ROWS[table] ?? this.batchRows);
+    while (rows.length >= size || (all && rows.length > 0)) {
+      yield WRAP[table](rows.splice(0, size));
     }
   }
 }

@@ -103,7 +103,8 @@ export async function runSeedCommand(args: string[]): Promise<number> {
     progress.end();
     process.stdout.write(
       `Sandbox seeded: ${result.parcels.toLocaleString('en-AU')} parcels, ${result.addresses.toLocaleString('en-AU')} addresses, ` +
-        `${result.zones} zones, ${result.overlays} overlays in ${(result.ms / 1000).toFixed(1)} s (snapshot ${sandboxSnapshotId(options)})\n`,
+        `${result.zones} zones, ${result.overlays} overlays, ${result.roads.toLocaleString('en-AU')} road segments, ` +
+        `${result.demTiles} DEM tiles in ${(result.ms / 1000).toFixed(1)} s (snapshot ${sandboxSnapshotId(options)})\n`,
     );
     return 0;
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * The sandbox dataset: a deterministic demo of six real suburbs (two each in VIC, NSW and QLD)
- * with generated streets, parcels, G-NAF-style addresses, zones, overlays and coverage, for
- * dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
+ * with generated streets, parcels, G-NAF-style addresses, zones, overlays, coverage, road
+ * centrelines, urban growth boundaries, climate zones and a terrain model, for dataset
+ * 'sandbox'. Pure and seeded: the same options give byte-identical batches.
  */
 import { Batcher } from './batcher.ts';
 import { IdMint } from './identifiers.ts';
@@ -10,6 +11,7 @@ import { heritageCount } from './planning.ts';
 import type { DatasetSourceRow, SandboxBatch, SourceLayer } from './rows.ts';
 import { planSuburb, suburbRows, type SuburbPlan } from './suburb.ts';
 import { type SandboxState, stateRow, SUBURBS } from './suburbs.ts';
+import { demRows } from './terrain.ts';
 
 export const SANDBOX_DATASET = 'sandbox';
 export const DEFAULT_SANDBOX_PARCELS = 15_000;
@@ -18,7 +20,15 @@ export const MIN_SANDBOX_PARCELS = 600;
 /** Above this the state identifier series run out of digits. */
 export const MAX_SANDBOX_PARCELS = 5_000_000;
 export const SANDBOX_STATES: readonly SandboxState[] = ['VIC', 'NSW', 'QLD'];
-export const SANDBOX_LAYERS: readonly SourceLayer[] = ['address', 'cadastre', 'planning'];
+export const SANDBOX_LAYERS: readonly SourceLayer[] = [
+  'address',
+  'cadastre',
+  'planning',
+  'roads',
+  'ugb',
+  'climate',
+  'terrain',
+];
 
 export interface SandboxOptions {
   seed: number;
@@ -47,9 +57,10 @@ export function sandboxParcels(options: SandboxOptions): number {
 /**
  * The generator's version, in every snapshot id: a database holding a sandbox of an older
  * version (v1: no G-NAF states, authority codes or default geocodes, street types spelled out
- * in addresses) reloads it on the next start.
+ * in addresses; v2: no roads, urban growth boundary, climate zones or terrain) reloads it on
+ * the next start.
  */
-export const SANDBOX_VERSION = 'v2';
+export const SANDBOX_VERSION = 'v3';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -62,32 +73,66 @@ export function planSandbox(options: SandboxOptions): SandboxPlan {
   return { parcels: suburbs.reduce((sum, s) => sum + s.parcels, 0), suburbs };
 }
 
-const MODELLED_ON: Record<SourceLayer, Record<SandboxState, string>> = {
-  address: { VIC: 'G-NAF', NSW: 'G-NAF', QLD: 'G-NAF' },
+/**
+ * What each layer's synthetic rows imitate, per state that has them: a state missing from a
+ * layer has no rows of it (no urban growth boundary outside Victoria, no DEM in Queensland).
+ */
+const SOURCES: Record<SourceLayer, { what: string; modelledOn: Partial<Record<SandboxState, string>> }> = {
+  address: { what: 'addresses', modelledOn: { VIC: 'G-NAF', NSW: 'G-NAF', QLD: 'G-NAF' } },
   cadastre: {
-    VIC: 'Vicmap Property',
-    NSW: 'NSW Digital Cadastral Database',
-    QLD: 'Queensland Digital Cadastral Database',
+    what: 'cadastre',
+    modelledOn: {
+      VIC: 'Vicmap Property',
+      NSW: 'NSW Digital Cadastral Database',
+      QLD: 'Queensland Digital Cadastral Database',
+    },
   },
   planning: {
-    VIC: 'Vicmap Planning',
-    NSW: 'NSW Principal Planning Layers',
-    QLD: 'Brisbane City Plan 2014 and Moreton Bay Regional Plan',
+    what: 'planning controls',
+    modelledOn: {
+      VIC: 'Vicmap Planning',
+      NSW: 'NSW Principal Planning Layers',
+      QLD: 'Brisbane City Plan 2014 and Moreton Bay Regional Plan',
+    },
   },
+  roads: {
+    what: 'road centrelines',
+    modelledOn: {
+      VIC: 'Vicmap Transport',
+      NSW: 'NSW Spatial Services road segments',
+      QLD: 'Queensland Baseline roads and tracks',
+    },
+  },
+  ugb: { what: 'urban growth boundary', modelledOn: { VIC: 'Vicmap Planning UGB' } },
+  climate: {
+    what: 'building climate zones',
+    modelledOn: {
+      VIC: 'ABCB NCC climate zone map',
+      NSW: 'ABCB NCC climate zone map',
+      QLD: 'ABCB NCC climate zone map',
+    },
+  },
+  terrain: { what: 'elevation', modelledOn: { VIC: 'Vicmap Elevation', NSW: 'NSW Elevation DEM' } },
 };
-const WHAT: Record<SourceLayer, string> = { address: 'addresses', cadastre: 'cadastre', planning: 'planning controls' };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {
   const snapshot = sandboxSnapshotId(options);
-  return SANDBOX_LAYERS.flatMap((layer) =>
-    SANDBOX_STATES.map((state) => ({
-      layer,
-      state,
-      attribution: `Landgraph sandbox: synthetic demo data, not real ${state} ${WHAT[layer]} (modelled on ${MODELLED_ON[layer][state]} formats). Do not rely on it.`,
-      license: 'CC BY 4.0',
-      snapshot_id: snapshot,
-    })),
-  );
+  return SANDBOX_LAYERS.flatMap((layer) => {
+    const { what, modelledOn } = SOURCES[layer];
+    return SANDBOX_STATES.flatMap((state) => {
+      const format = modelledOn[state];
+      if (!format) return [];
+      return [
+        {
+          layer,
+          state,
+          attribution: `Landgraph sandbox: synthetic demo data, not real ${state} ${what} (modelled on ${format} formats). Do not rely on it.`,
+          license: 'CC BY 4.0',
+          snapshot_id: snapshot,
+        },
+      ];
+    });
+  });
 }
 
 /**
@@ -107,6 +152,7 @@ export function* generateSandbox(options: SandboxOptions, plan = planSandbox(opt
     heritageByLga.set(suburb.spec.lga.code, firstHeritage + heritageCount(suburb.grid));
     yield* suburbRows(options.seed, suburb, mint, firstHeritage, out);
   }
+  yield* demRows(options.seed, plan.suburbs, out);
   yield* out.drain(true);
   for (const row of datasetSources(options)) out.push('dataset_source', row);
   yield* out.drain(true);

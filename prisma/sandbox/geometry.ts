@@ -99,6 +99,41 @@ export class Frame {
     return [round7(this.centre.lng + east / this.mPerDegLng), round7(this.centre.lat + north / this.mPerDegLat)];
   }
 
+  /** Metres east and north of the frame's centre: the inverse of the equirectangular step. */
+  offsetMetres([lng, lat]: Point): Point {
+    return [(lng - this.centre.lng) * this.mPerDegLng, (lat - this.centre.lat) * this.mPerDegLat];
+  }
+
+  /** A vector of metres east and north turned into the plane's axes. */
+  towardPlane([east, north]: Point): Point {
+    return [east * this.cos + north * this.sin, north * this.cos - east * this.sin];
+  }
+
+  /** [lng, lat] back to the sheared plane, unrounded: where terrain and creeks are drawn. */
+  toPlane(lngLat: Point): Point {
+    return this.towardPlane(this.offsetMetres(lngLat));
+  }
+
+  /** An open path in grid coordinates as a LINESTRING, bending wherever the shear bends. */
+  lineString(path: readonly Point[]): string {
+    const coords: Point[] = [];
+    const push = ([u, v]: Point) => {
+      const point = this.lngLat(u, v);
+      const prev = coords[coords.length - 1];
+      if (!prev || prev[0] !== point[0] || prev[1] !== point[1]) coords.push(point);
+    };
+    path.forEach((from, i) => {
+      push(from);
+      const to = path[i + 1];
+      if (!to || from[1] === to[1]) return;
+      for (const v of this.shear.between(from[1], to[1])) {
+        push([from[0] + ((v - from[1]) / (to[1] - from[1])) * (to[0] - from[0]), v]);
+      }
+    });
+    if (coords.length < 2) throw new Error('Degenerate sandbox line');
+    return `LINESTRING(${coords.map(([lng, lat]) => `${lng} ${lat}`).join(',')})`;
+  }
+
   /** A grid point as rounded [lng, lat]. */
   lngLat(u: number, v: number): Point {
     return this.project(this.warp(u, v));

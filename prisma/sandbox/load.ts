@@ -11,7 +11,7 @@
  * authority codes, which are national rather than the sandbox's: they are added where absent.
  *
  * The dataset_source rows are written last and carry the snapshot id
- * `sandbox-v2-<seed>-<parcels>`: `isSandboxLoaded` compares it with the options asked for, so a
+ * `sandbox-v3-<seed>-<parcels>`: `isSandboxLoaded` compares it with the options asked for, so a
  * caller knows whether the loaded sandbox is the one it wants or must be reloaded, and one
  * written by an older generator (another version) is never taken for it.
  */
@@ -49,6 +49,8 @@ export interface SeedResult {
   addresses: number;
   zones: number;
   overlays: number;
+  roads: number;
+  demTiles: number;
   ms: number;
 }
 
@@ -66,7 +68,7 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
   const started = performance.now();
   const generatorOptions = { seed: options.seed, parcels: options.parcels, batchRows: BATCH_ROWS };
   const plan = planSandbox(generatorOptions);
-  const result: SeedResult = { parcels: 0, addresses: 0, zones: 0, overlays: 0, ms: 0 };
+  const result: SeedResult = { parcels: 0, addresses: 0, zones: 0, overlays: 0, roads: 0, demTiles: 0, ms: 0 };
   const tally = (batch: SandboxBatch) => {
     if (batch.table === 'parcel') {
       result.parcels += batch.rows.length;
@@ -74,6 +76,8 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
     } else if (batch.table === 'address_detail') result.addresses += batch.rows.length;
     else if (batch.table === 'zone') result.zones += batch.rows.length;
     else if (batch.table === 'overlay') result.overlays += batch.rows.length;
+    else if (batch.table === 'road') result.roads += batch.rows.length;
+    else if (batch.table === 'dem_tile') result.demTiles += batch.rows.length;
   };
 
   await db.transaction(async (query) => {

@@ -73,17 +73,30 @@ function blob(rng: Rng, cu: number, cv: number, radius: number): Point[] {
   });
 }
 
-/** A meandering corridor across the suburb: every vertical line cuts it once, so it is simple. */
-function corridor(rng: Rng, u0: number, u1: number, centreV: number, halfWidth: number): Point[] {
-  const amplitude = rng.range(60, 150);
-  const wavelength = rng.range(600, 1400);
-  const phase = rng.range(0, 6.3);
+/** A creek's centreline in the sheared plane: v = centreV + amplitude * sin(2 pi u / wavelength + phase). */
+export interface CreekLine {
+  readonly u0: number;
+  readonly u1: number;
+  readonly centreV: number;
+  readonly halfWidth: number;
+  readonly amplitude: number;
+  readonly wavelength: number;
+  readonly phase: number;
+}
+
+export const creekCentreV = (creek: CreekLine, u: number): number =>
+  creek.centreV + creek.amplitude * Math.sin((2 * Math.PI * u) / creek.wavelength + creek.phase);
+
+/** A meandering corridor along a creek: every vertical line cuts it once, so it is simple. */
+function corridor(creek: CreekLine, widthScale: number): Point[] {
+  const { u0, u1, phase } = creek;
+  const halfWidth = creek.halfWidth * widthScale;
   const bottom: Point[] = [];
   const top: Point[] = [];
   const steps = Math.max(2, Math.ceil((u1 - u0) / 25));
   for (let i = 0; i <= steps; i++) {
     const u = u0 + ((u1 - u0) * i) / steps;
-    const v = centreV + amplitude * Math.sin((2 * Math.PI * u) / wavelength + phase);
+    const v = creekCentreV(creek, u);
     const w = halfWidth * (1 + 0.35 * Math.sin((2 * Math.PI * u) / 390 + phase * 2));
     bottom.push([u, v - w]);
     top.push([u, v + w]);
@@ -97,6 +110,31 @@ const overlayScale = (grid: Grid) => (grid.rows.length * grid.cols.length) / 110
 /** Heritage places in a suburb: a scheme numbers them in one series across all its suburbs. */
 export function heritageCount(grid: Grid): number {
   return Math.max(3, Math.round(3 * overlayScale(grid)));
+}
+
+/**
+ * The creek lines of a suburb, drawn first from its overlay stream: the flood overlays follow
+ * them and the terrain cuts its valleys along them, so both read the same lines.
+ */
+export function creekLines(rng: Rng, spec: SuburbSpec, grid: Grid): CreekLine[] {
+  const { uMin, uMax, vMin, vMax } = grid.bounds;
+  const margin = spec.curveAmplitude + 10;
+  const count = Math.max(1, Math.round(Math.sqrt(overlayScale(grid))));
+  const band = (vMax - vMin) / count;
+  return Array.from({ length: count }, (_, i) => {
+    const centreV = vMin + band * (i + 0.5) + rng.range(-0.15, 0.15) * band;
+    const halfWidth = rng.range(25, 55);
+    const shape = new Rng(rng.uint32());
+    return {
+      u0: uMin + margin + 200,
+      u1: uMax - margin - 200,
+      centreV,
+      halfWidth,
+      amplitude: shape.range(60, 150),
+      wavelength: shape.range(600, 1400),
+      phase: shape.range(0, 6.3),
+    };
+  });
 }
 
 /**
@@ -131,17 +169,10 @@ export function overlayShapes(rng: Rng, spec: SuburbSpec, grid: Grid, firstHerit
     return blob(rng, span(uMin, uMax, share), span(vMin, vMax, share), radius);
   };
 
-  const creeks = Math.max(1, Math.round(Math.sqrt(scale)));
-  for (let i = 0; i < creeks; i++) {
-    const band = (vMax - vMin) / creeks;
-    const centreV = vMin + band * (i + 0.5) + rng.range(-0.15, 0.15) * band;
-    const halfWidth = rng.range(25, 55);
-    const u0 = uMin + margin + 200;
-    const u1 = uMax - margin - 200;
-    // the same creek line twice: the flood extent, and a wider environmental corridor around it
-    const creekSeed = rng.uint32();
-    add('flood', corridor(new Rng(creekSeed), u0, u1, centreV, halfWidth));
-    add('environment', corridor(new Rng(creekSeed), u0, u1, centreV, halfWidth * 1.8));
+  // the same creek line twice: the flood extent, and a wider environmental corridor around it
+  for (const creek of creekLines(rng, spec, grid)) {
+    add('flood', corridor(creek, 1));
+    add('environment', corridor(creek, 1.8));
   }
   for (let i = 0; i < Math.max(1, Math.round(scale / 2)); i++) add('bushfire', blobAt(rng.range(100, 200), 'edge'));
   for (let i = 0; i < heritageCount(grid); i++) {

@@ -7,7 +7,7 @@
 import type { SandboxState } from './suburbs.ts';
 
 export type GeocodeType = 'PC' | 'FCS' | 'STL' | 'LOC' | 'GG';
-export type SourceLayer = 'address' | 'cadastre' | 'planning';
+export type SourceLayer = 'address' | 'cadastre' | 'planning' | 'roads' | 'ugb' | 'climate' | 'terrain';
 
 export interface StateRow {
   state_pid: string;
@@ -105,6 +105,54 @@ export interface OverlayRow {
   wkt: string;
 }
 
+/** Road classes as the planning products read them: arterial, collector or local street. */
+export type RoadClass = 'arterial' | 'collector' | 'local';
+
+/** One road centreline segment, intersection to intersection, along the middle of its reserve. */
+export interface RoadRow {
+  id: string;
+  state: SandboxState;
+  /** The name as Vicmap Transport labels it: type and suffix as words ("SMITH STREET NORTH"). */
+  road_name: string;
+  road_class: RoadClass;
+  /** LINESTRING WKT. */
+  wkt: string;
+}
+
+/** Vicmap Planning's urban growth boundary layer: one polygon per suburb it takes in. */
+export interface UgbRow {
+  id: string;
+  state: SandboxState;
+  lga_code: string;
+  lga_name: string;
+  gaic_applies: boolean;
+  wkt: string;
+}
+
+export interface ClimateZoneRow {
+  id: string;
+  state: SandboxState;
+  /** NCC climate zone, 1 to 8. */
+  climate_zone: number;
+  wkt: string;
+}
+
+/** One tile of a state's DEM grid (migration 0005 describes the layout). */
+export interface DemTileRow {
+  state: SandboxState;
+  tile_id: string;
+  west: number;
+  north: number;
+  cell_lng: number;
+  cell_lat: number;
+  cols: number;
+  rows: number;
+  /** Metres AHD, row by row from the north-west corner. */
+  heights: number[];
+  /** The tile's extent as POLYGON WKT. */
+  wkt: string;
+}
+
 export interface DatasetSourceRow {
   layer: SourceLayer;
   state: SandboxState;
@@ -124,6 +172,10 @@ export interface SandboxTables {
   zone: ZoneRow;
   overlay: OverlayRow;
   planning_coverage: CoverageRow;
+  road: RoadRow;
+  ugb: UgbRow;
+  climate_zone: ClimateZoneRow;
+  dem_tile: DemTileRow;
   dataset_source: DatasetSourceRow;
 }
 

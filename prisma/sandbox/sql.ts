@@ -171,6 +171,73 @@ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
   zone: planningPolygons('planning.zone', 'zone', (r) => [r.zone_code, r.zone_description]),
   overlay: planningPolygons('planning.overlay', 'overlay', (r) => [r.overlay_code, r.overlay_description]),
   planning_coverage: coverage('planning.coverage'),
+  road: {
+    sql: `INSERT INTO roads.centreline (dataset, id, state, road_name, road_class, geom)
+SELECT $1::text, t.id, t.state, t.road_name, t.road_class, ST_GeomFromText(t.wkt, 4326)
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(id, state, road_name, road_class, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.road_name,
+        (r) => r.road_class,
+        (r) => r.wkt,
+      ),
+  },
+  ugb: {
+    sql: `INSERT INTO planning.ugb (dataset, id, state, lga_code, lga_name, gaic_applies, geom)
+SELECT $1::text, t.id, t.state, t.lga_code, t.lga_name, t.gaic_applies, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bool[], $7::text[])
+  AS t(id, state, lga_code, lga_name, gaic_applies, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.lga_code,
+        (r) => r.lga_name,
+        (r) => r.gaic_applies,
+        (r) => r.wkt,
+      ),
+  },
+  climate_zone: {
+    sql: `INSERT INTO planning.climate_zone (dataset, id, state, climate_zone, geom)
+SELECT $1::text, t.id, t.state, t.climate_zone, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::int4[], $5::text[]) AS t(id, state, climate_zone, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.climate_zone,
+        (r) => r.wkt,
+      ),
+  },
+  // unnest would flatten an array of height arrays into one list, so each tile's heights travel
+  // as one array literal ('{190.25,190.3,...}') and are cast back per row.
+  dem_tile: {
+    sql: `INSERT INTO terrain.dem_tile (dataset, state, tile_id, west, north, cell_lng, cell_lat, cols, rows, heights,
+  extent)
+SELECT $1::text, t.state, t.tile_id, t.west, t.north, t.cell_lng, t.cell_lat, t.cols, t.rows, t.heights::float8[],
+  ST_GeomFromText(t.wkt, 4326)
+FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::int4[], $9::int4[],
+  $10::text[], $11::text[]) AS t(state, tile_id, west, north, cell_lng, cell_lat, cols, rows, heights, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.state,
+        (r) => r.tile_id,
+        (r) => r.west,
+        (r) => r.north,
+        (r) => r.cell_lng,
+        (r) => r.cell_lat,
+        (r) => r.cols,
+        (r) => r.rows,
+        (r) => `{${r.heights.join(',')}}`,
+        (r) => r.wkt,
+      ),
+  },
   dataset_source: {
     sql: `INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
 SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t`,
@@ -211,6 +278,10 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM planning.zone WHERE dataset = $1',
   'DELETE FROM planning.overlay WHERE dataset = $1',
   'DELETE FROM planning.coverage WHERE dataset = $1',
+  'DELETE FROM planning.ugb WHERE dataset = $1',
+  'DELETE FROM planning.climate_zone WHERE dataset = $1',
+  'DELETE FROM roads.centreline WHERE dataset = $1',
+  'DELETE FROM terrain.dem_tile WHERE dataset = $1',
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
@@ -222,4 +293,4 @@ export const COUNT_COMPLETE_SOURCES =
 /** Fresh planner statistics after a bulk load, so lookups use the spatial indexes from the first query. */
 export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, address.locality, address.street_locality,
   address.address_detail, address.address_default_geocode, cadastre.parcel, cadastre.coverage, planning.zone,
-  planning.overlay, planning.coverage`;
+  planning.overlay, planning.coverage, planning.ugb, planning.climate_zone, roads.centreline, terrain.dem_tile`;

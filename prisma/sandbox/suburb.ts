@@ -12,6 +12,7 @@ import {
 } from './addresses.ts';
 import { at } from './arrays.ts';
 import type { Batcher } from './batcher.ts';
+import { climateZoneRow } from './climate.ts';
 import { Frame, rectRing, Shear } from './geometry.ts';
 import { buildGrid, type Grid, shearLevels } from './grid.ts';
 import { type IdMint, parcelSpi } from './identifiers.ts';
@@ -19,9 +20,11 @@ import { layoutBlock, type Lot } from './lots.ts';
 import { zoneCode } from './planning-codes.ts';
 import { coverageRing, mainRoadZone, overlayShapes, rowZones, type Shape } from './planning.ts';
 import { Rng } from './random.ts';
+import { type RoadContext, roadRows } from './roads.ts';
 import type { SandboxBatch } from './rows.ts';
 import { buildStreets } from './streets.ts';
 import { statePid, type SuburbSpec } from './suburbs.ts';
+import { ugbRow } from './ugb.ts';
 import { type BlockPlan, planBlocks } from './zoning.ts';
 
 export interface SuburbPlan {
@@ -146,11 +149,14 @@ export function* suburbRows(
     });
   };
 
+  const roads: RoadContext = { spec, grid, frame, streets };
   for (const [r, blocks] of plan.blocks.entries()) {
     for (const [j, block] of blocks.entries()) emitBlock(seed, ctx, block, r, j, out);
     if (spec.planningCovered) rowZones(grid, blocks, r, roadCode !== null).forEach(pushZone);
+    for (const road of roadRows(roads, r)) out.push('road', road);
     yield* out.drain(false);
   }
+  for (const road of roadRows(roads, grid.rows.length)) out.push('road', road);
 
   if (spec.planningCovered) {
     if (roadCode) pushZone(mainRoadZone(grid, roadCode));
@@ -169,5 +175,8 @@ export function* suburbRows(
   const coverage = { state: spec.state, name: spec.name, wkt: frame.polygon(coverageRing(grid)).wkt };
   if (spec.planningCovered) out.push('planning_coverage', coverage);
   out.push('cadastre_coverage', coverage);
+  const ugb = ugbRow(spec, grid, frame);
+  if (ugb) out.push('ugb', ugb);
+  out.push('climate_zone', climateZoneRow(spec, grid, frame));
   yield* out.drain(false);
 }

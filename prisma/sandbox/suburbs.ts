@@ -24,6 +24,27 @@ export type PlanningScheme = 'VIC_VPP' | 'NSW_LEP' | 'QLD_BRISBANE' | 'QLD_MORET
 /** Registered plan series; each state's cadastre numbers its own (see identifiers.ts). */
 export type PlanKind = 'PS' | 'LP' | 'DP' | 'DP_OLD' | 'SP_STRATA' | 'RP' | 'SP';
 
+/** How a suburb's urban growth boundary runs, where its state draws one. */
+export type UgbExtent = 'excluding-fringe' | 'whole';
+
+/**
+ * The lie of the land, for the sandbox DEM: a place's typical height, its regional fall, rises
+ * and hollows of about `reliefRadiusM`, and a valley along each of its creek lines.
+ */
+export interface TerrainSpec {
+  /** Typical ground height, metres AHD. */
+  readonly baseM: number;
+  /** The regional fall (percent) and the compass bearing it falls toward. */
+  readonly fallPercent: number;
+  readonly fallBearingDeg: number;
+  /** Largest height of a rise or hollow (metres) and its typical radius (metres). */
+  readonly reliefM: number;
+  readonly reliefRadiusM: number;
+  /** How far a creek line sits below its banks (metres), and the valley's half-width (metres). */
+  readonly valleyDepthM: number;
+  readonly valleyWidthM: number;
+}
+
 export interface SuburbSpec {
   readonly key: string;
   readonly name: string;
@@ -48,6 +69,10 @@ export interface SuburbSpec {
   readonly mainStreet: string;
   /** Real or locally plausible street names with their G-NAF street type, nearest the centre first. */
   readonly streets: readonly string[];
+  /** The urban growth boundary over the suburb; null where the state draws none. */
+  readonly ugb: UgbExtent | null;
+  /** Null where the sandbox holds no DEM (terrain "not_covered"). */
+  readonly terrain: TerrainSpec | null;
 }
 
 export const SUBURBS: readonly SuburbSpec[] = [
@@ -75,6 +100,17 @@ export const SUBURBS: readonly SuburbSpec[] = [
       'NORMAN STREET', 'BAGSHOT ROAD', 'CALLISTEMON DRIVE', 'NEILBOROUGH ROAD', 'RAILWAY PLACE',
       'PRINCESS STREET', 'GEORGE STREET', 'WATTLEBIRD WAY', 'IRONBARK COURT',
     ],
+    ugb: 'excluding-fringe',
+    // Bendigo Creek's plain north of Bendigo, about 190-210 m, draining gently north
+    terrain: {
+      baseM: 200,
+      fallPercent: 0.5,
+      fallBearingDeg: 0,
+      reliefM: 5,
+      reliefRadiusM: 450,
+      valleyDepthM: 4,
+      valleyWidthM: 100,
+    },
   },
   {
     key: 'kangaroo-flat',
@@ -100,6 +136,17 @@ export const SUBURBS: readonly SuburbSpec[] = [
       'CROOK STREET', 'ALLINGHAM STREET', 'VICTORIA STREET', 'QUEEN STREET', 'WILLIAM STREET',
       'TANNERY LANE', 'SPRING GULLY ROAD', 'BARNARD STREET', 'MAINS STREET',
     ],
+    ugb: 'whole',
+    // the Bendigo Creek valley below the Big Hill ranges, about 220-260 m, falling north-east to Bendigo
+    terrain: {
+      baseM: 240,
+      fallPercent: 1,
+      fallBearingDeg: 45,
+      reliefM: 10,
+      reliefRadiusM: 450,
+      valleyDepthM: 5,
+      valleyWidthM: 110,
+    },
   },
   {
     key: 'parramatta',
@@ -125,6 +172,17 @@ export const SUBURBS: readonly SuburbSpec[] = [
       'HASSALL STREET', 'WIGRAM STREET', 'ARGYLE STREET', "O'CONNELL STREET", 'HARRIS STREET',
       'ALFRED STREET', 'BRICKFIELD STREET', 'VICTORIA ROAD', 'HUNTER STREET', 'DARCY STREET',
     ],
+    ugb: null,
+    // the head of the Parramatta River, about 10-40 m: the creek line is the river's valley
+    terrain: {
+      baseM: 26,
+      fallPercent: 0.6,
+      fallBearingDeg: 90,
+      reliefM: 7,
+      reliefRadiusM: 500,
+      valleyDepthM: 9,
+      valleyWidthM: 160,
+    },
   },
   {
     key: 'castle-hill',
@@ -150,6 +208,17 @@ export const SUBURBS: readonly SuburbSpec[] = [
       'GILBERT ROAD', 'CARRINGTON ROAD', 'MCMULLEN AVENUE', 'DAVID ROAD', 'BRISBANE ROAD',
       'PEEL ROAD', 'PURCHASE ROAD', 'FRANKLIN ROAD', 'KENTWELL AVENUE',
     ],
+    ugb: null,
+    // ridge-top suburb of the Hills District, about 90-170 m, with steeper sides than the rest
+    terrain: {
+      baseM: 130,
+      fallPercent: 2,
+      fallBearingDeg: 300,
+      reliefM: 18,
+      reliefRadiusM: 380,
+      valleyDepthM: 0,
+      valleyWidthM: 0,
+    },
   },
   {
     key: 'chermside',
@@ -175,6 +244,8 @@ export const SUBURBS: readonly SuburbSpec[] = [
       'PLAYFIELD STREET', 'ROBINSON ROAD', 'NEWMAN ROAD', 'ELLISON ROAD', 'RODE ROAD',
       'SPARKES STREET', 'JOYCE STREET', 'KURAU STREET', 'MEROLA STREET',
     ],
+    ugb: null,
+    terrain: null,
   },
   {
     key: 'north-lakes',
@@ -197,5 +268,7 @@ export const SUBURBS: readonly SuburbSpec[] = [
       'MEMORIAL DRIVE', 'JOYNER CIRCUIT', 'BRIDGEMAN DRIVE', 'WORKS WAY', 'PARKWAY CIRCUIT',
       'ELIZABETH STREET', 'MANGO HILL BOULEVARD', 'FREEDOM CIRCUIT', 'LINKFIELD ROAD',
     ],
+    ugb: null,
+    terrain: null,
   },
 ];

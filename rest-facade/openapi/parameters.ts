@@ -24,6 +24,14 @@ export const PARAMETER_NOTES: Record<string, string> = {
   propertyId:
     'The parcel: its PFI (with state), a G-NAF PID (GAVIC411711441), or a lot/plan reference (3\\\\PS612345, 10//DP123456).',
   month: 'Calendar month as YYYY-MM (UTC); the current month when absent.',
+  lot_area_m2: 'Lot area in square metres; overrides the area measured from the parcel.',
+  frontage_m: 'Width of the lot along its road frontage, in metres; overrides the measured frontage.',
+  depth_m: 'Mean depth of the lot from front to rear, in metres; overrides the measured depth.',
+  corner: 'true when the lot fronts two roads (a corner lot); overrides what the road layer says.',
+  wall_height_m:
+    'A proposed wall height in metres, for setbacks that grow with height (default 3.6 m, a single storey).',
+  address:
+    "Free-text Australian address, matched as /api/cadastre/by-address matches q, e.g. '12 Dwyer St, Huntly VIC'.",
   bbox: `Window as west,south,east,north in WGS84 decimal degrees, at most ${MAX_BBOX_SPAN_DEGREES} degrees per axis.`,
 };
 

@@ -41,6 +41,10 @@ export const HEADERS: Record<string, HeaderObject> = {
     description: 'Licence of the third-party data in the body (its license); present when the body has any.',
     schema: { type: 'string' },
   },
+  'X-Mirror-Source': {
+    description: 'Provenance of the answer: mirror:<state>/<layer>@<snapshot_id> or live:<state>/<layer> (spec 4.3).',
+    schema: { type: 'string' },
+  },
   'WWW-Authenticate': {
     description: 'The authentication scheme to use: Bearer.',
     required: true,
@@ -153,6 +157,8 @@ function badInputMessage(route: RouteDefinition, parameterNames: string[]): stri
   return 'The request is not valid.';
 }
 
+const CREDIT_HEADERS = ['X-Service-Attribution', 'X-Service-License'];
+
 /** The responses of one route, and the headers every answer of the route carries. */
 class RouteResponses {
   readonly responses: Record<string, ResponseObject | ReferenceObject> = {};
@@ -203,16 +209,9 @@ export function routeResponses(
   const contentType = doc?.contentType ?? 'application/json';
   out.responses['200'] = {
     description: doc?.successDescription ?? 'Success.',
-    headers: out.headers(true, ...(doc?.credited ? ['X-Service-Attribution', 'X-Service-License'] : [])),
+    headers: out.headers(true, ...(doc?.credited ? CREDIT_HEADERS : []), ...(doc?.headers ?? [])),
     content: { [contentType]: { schema: doc?.success ?? { type: 'object' } } },
   };
-  for (const [status, other] of Object.entries(doc?.alsoReturns ?? {})) {
-    out.responses[status] = {
-      description: other.description,
-      headers: out.headers(true),
-      content: { [contentType]: { schema: other.schema } },
-    };
-  }
   if (parameterNames.length > 0 || route.method !== 'get') {
     out.error(
       '400',
@@ -288,5 +287,13 @@ export function routeResponses(
   );
   out.raised('502', 'UPSTREAM_UNAVAILABLE', doc?.raises?.[502]);
   out.raised('503', 'SERVICE_UNAVAILABLE', doc?.raises?.[503]);
+  // a route's own bodies for other statuses win over the shared error responses (e.g. its own 500 shape)
+  for (const [status, other] of Object.entries(doc?.alsoReturns ?? {})) {
+    out.responses[status] = {
+      description: other.description,
+      headers: out.headers(true, ...(other.credited ? CREDIT_HEADERS : [])),
+      content: { [contentType]: { schema: other.schema } },
+    };
+  }
   return out.responses;
 }

@@ -2,6 +2,9 @@ import { MAX_BBOX_FEATURES, MAX_BBOX_SPAN_DEGREES } from '../../core/validate.ts
 import type { RouteDefinition } from '../route.ts';
 import type { SchemaObject } from './types.ts';
 import { schemaRef } from './types.ts';
+import { PLANNING_ROUTE_DOCS } from './planning-docs.ts';
+import { PLANNING_ZONE_ROUTE_DOCS } from './planning-zones-docs.ts';
+import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -22,8 +25,10 @@ export type RouteDoc = {
   notes?: string;
   /** Errors raised by the handler beyond the bad-input, auth, rate-limit and internal ones. */
   raises?: { 404?: RaisedError; 502?: RaisedError; 503?: RaisedError };
-  /** Other statuses answered with a non-error body. */
-  alsoReturns?: Record<string, { description: string; schema: SchemaObject }>;
+  /** Other statuses answered with a body of the route's own; `credited` when it may carry third-party data. */
+  alsoReturns?: Record<string, { description: string; schema: SchemaObject; credited?: boolean }>;
+  /** Further headers of the 200 beyond the shared ones (names in HEADERS of responses.ts). */
+  headers?: string[];
 };
 
 /** How the route table and this map name a route: `GET /api/health`. */
@@ -185,4 +190,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       },
     },
   },
+  ...PLANNING_ROUTE_DOCS,
+  ...PLANNING_ZONE_ROUTE_DOCS,
+  ...TERRAIN_ROUTE_DOCS,
 };

@@ -2,6 +2,9 @@ import { STATES } from '../../core/geo.ts';
 import { PROPERTY_LAYERS } from '../routes/property.ts';
 import type { SchemaObject } from './types.ts';
 import { schemaRef } from './types.ts';
+import { PLANNING_SCHEMAS } from './planning-docs.ts';
+import { PLANNING_ZONE_SCHEMAS } from './planning-zones-docs.ts';
+import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -54,6 +57,10 @@ const planningControl: SchemaObject = {
 export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   cadastre: schemaRef('ParcelFeature'),
   planning: schemaRef('PlanningData'),
+  provisions: schemaRef('PlanningProvisions'),
+  envelope: schemaRef('BuildingEnvelope'),
+  climate_zone: schemaRef('ClimateZoneData'),
+  terrain: schemaRef('TerrainStats'),
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
@@ -486,4 +493,7 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
     },
     required: ['success', 'key', 'month', 'usage', 'total', 'monthly_quota', 'billing_review'],
   },
+  ...PLANNING_SCHEMAS,
+  ...PLANNING_ZONE_SCHEMAS,
+  ...TERRAIN_SCHEMAS,
 };

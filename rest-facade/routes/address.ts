@@ -42,7 +42,7 @@ export type AddressFields = {
   parcel_pfi: string | null;
 };
 
-type MatchFields = {
+export type MatchFields = {
   address: AddressFields;
   similarity: number;
   confidence: number;
@@ -52,7 +52,7 @@ type MatchFields = {
   notes: string[];
 };
 
-type MatchResult = {
+export type MatchResult = {
   status: 'matched' | 'no_match';
   match: MatchFields | null;
   alternatives: MatchFields[];
@@ -85,7 +85,7 @@ const SUGGEST = `query SuggestAddresses($q: String!, $state: String, $limit: Int
 }`;
 
 /** The by-address budget as spec 4.2.6 reads it: garbage or non-positive is ignored (the default applies). */
-const timeoutParam = z
+export const timeoutParam = z
   .unknown()
   .optional()
   .transform((value) => {
@@ -93,7 +93,7 @@ const timeoutParam = z
     return Number.isFinite(number) && number > 0 ? number : undefined;
   });
 
-const postcodeParam = z
+export const postcodeParam = z
   .string({ error: 'postcode must be a single value.' })
   .trim()
   .regex(/^\d{4}$/, { error: 'postcode must be 4 digits, e.g. 3551.' });
@@ -124,11 +124,11 @@ const matchQuery = z.object({
   timeout_ms: timeoutParam,
 });
 
-type MatchInput = z.output<typeof matchQuery>;
+export type MatchInput = z.output<typeof matchQuery>;
 
 const budgetOf = (q: Pick<MatchInput, 'timeout_ms'>) => stageBudget(q.timeout_ms);
 
-async function matchAddress(
+export async function matchAddress(
   graph: Graph,
   scope: RequestScope,
   q: Omit<MatchInput, 'near'> & { near?: MatchInput['near'] },
@@ -164,7 +164,7 @@ async function parcelUnder(graph: Graph, scope: RequestScope, match: MatchFields
   return data.parcelAt;
 }
 
-const matchCredit = (result: MatchResult): Credit | null =>
+export const matchCredit = (result: MatchResult): Credit | null =>
   result.attribution && result.license ? { attribution: result.attribution, license: result.license } : null;
 
 function noMatch(result: MatchResult): AppError {

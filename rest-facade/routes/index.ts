@@ -3,12 +3,19 @@ import { addressAutocomplete, addressValidate, cadastreByAddress, propertyResolv
 import { cadastreBBox, cadastreLookup } from './cadastre.ts';
 import { cadastreLotDetail, cadastreParseLot } from './lots.ts';
 import { health } from './health.ts';
+import { planningZonesCoverage, planningZonesHealth, planningZonesMetrics } from './planning-zones.ts';
 import { changelog, usage } from './platform.ts';
 import { propertyGraph } from './property.ts';
+import { contoursTerrainStats, contoursVector, elevationTerrain } from './terrain.ts';
+import { envelopeByAddress, planningProvisions } from './provisions.ts';
+import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
 export const ROUTES: RouteDefinition[] = [
   health,
+  planningZonesHealth,
+  planningZonesMetrics,
+  planningZonesCoverage,
   changelog,
   usage,
   cadastreLookup,
@@ -20,4 +27,12 @@ export const ROUTES: RouteDefinition[] = [
   propertyGraph,
   addressAutocomplete,
   addressValidate,
+  contoursVector,
+  contoursTerrainStats,
+  elevationTerrain,
+  planningProvisions,
+  envelopeByAddress,
+  ugbVector,
+  ugbAtPoint,
+  climateZone,
 ] as RouteDefinition[];

@@ -9,6 +9,8 @@ import type { Credit } from '../route.ts';
 import { defineRoute } from '../route.ts';
 import type { LayerFields, ParcelFields } from './cadastre.ts';
 import { LAYER_FIELDS, PARCEL_FIELDS, creditOf, parcelFeature } from './cadastre.ts';
+import type { EnvelopeFields, ProvisionsFields } from './provisions-shape.ts';
+import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } from './provisions-shape.ts';
 
 type GraphLayer = LayerFields & { data: unknown };
 
@@ -28,6 +30,34 @@ export const PROPERTY_LAYERS = [
     scope: 'planning.read',
     selection: `planning { ${LAYER_FIELDS} data { zone { code description scheme_code lga_code lga_name } overlays { code description scheme_code lga_code lga_name } } }`,
     toRest: (data: unknown) => data,
+  },
+  {
+    name: 'provisions',
+    scope: 'planning.provisions.read',
+    selection: `provisions { ${LAYER_FIELDS} data { ${PROVISIONS_FIELDS} } }`,
+    toRest: (data: unknown) => provisionsToRest(data as ProvisionsFields),
+  },
+  {
+    name: 'envelope',
+    scope: 'envelope.read',
+    selection: `envelope { ${ENVELOPE_FIELDS} }`,
+    toRest: (data: unknown) => envelopeToRest(data as EnvelopeFields),
+  },
+  {
+    name: 'terrain',
+    scope: 'elevation.read',
+    selection: `terrain { ${LAYER_FIELDS} data { min_m max_m mean_m fall_m slope_mean_percent slope_max_percent
+      slope_mean_deg slope_max_deg aspect aspect_deg samples sampling cell_size_m area_m2 } }`,
+    toRest: (data: unknown) => data,
+  },
+  {
+    name: 'climate_zone',
+    scope: 'envelope.read',
+    selection: `climate_zone { ${LAYER_FIELDS} data { zone description } }`,
+    toRest: (data: unknown) => {
+      const { zone, description } = data as { zone: number; description: string };
+      return { climate_zone: zone, description };
+    },
   },
 ] as const;
 

@@ -3,6 +3,10 @@ import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
+import type { ProductsData } from './products.ts';
+import type { LivePlanningAdapter } from './sources/live.ts';
+import type { LivePlanningAnswer } from './sources/protocols.ts';
+import type { PlanningAdapters } from './sources/registry.ts';
 import type { OverlayRow, PlanningRow, ZoneRow } from './sql.ts';
 import { PLANNING_AT_POINTS } from './sql.ts';
 
@@ -21,12 +25,23 @@ export type PlanningLayerModel = LayerResult<PlanningAtPoint>;
 
 const pointKey = (k: PointKey) => `${k.state}:${k.lng}:${k.lat}`;
 
+/** A live service's answer at a point, or its failure (never thrown: the layer reports it). */
+export type LiveResolution =
+  | { status: 'ok'; answer: LivePlanningAnswer; provenance: Provenance }
+  | { status: 'error'; error: unknown; source: string };
+
+type LiveKey = PointKey & { adapter: LivePlanningAdapter };
+
 export class PlanningData {
   readonly atPoint: DataLoader<PointKey, PlanningAtPoint, string>;
+  /** Live services answer one point per call; the points of a request are asked side by side, each once. */
+  readonly liveAtPoint: DataLoader<LiveKey, LiveResolution, string>;
 
   constructor(
     private readonly deps: SubgraphDeps,
     private readonly scope: RequestScope,
+    /** The process's planning-zone adapters: live services, their circuits and counters. */
+    readonly adapters: PlanningAdapters,
   ) {
     this.atPoint = new DataLoader(
       async (keys) => {
@@ -43,11 +58,29 @@ export class PlanningData {
       },
       { cacheKeyFn: pointKey },
     );
+    this.liveAtPoint = new DataLoader<LiveKey, LiveResolution, string>(
+      (keys) =>
+        Promise.all(
+          keys.map(({ adapter, lng, lat }) =>
+            adapter.atPoint(lng, lat).then(
+              (answer): LiveResolution => ({ status: 'ok', answer, provenance: adapter.provenance }),
+              (error: unknown): LiveResolution => ({ status: 'error', error, source: adapter.provenance.source }),
+            ),
+          ),
+        ),
+      { cacheKeyFn: pointKey },
+    );
   }
 
   provenance(state: string): Promise<Provenance | undefined> {
     return this.deps.catalog.get(this.scope.dataset, 'planning', state);
   }
+
+  /** The state's live service, where the caller's dataset may ask one (live keys only). */
+  liveService(state: string): LivePlanningAdapter | undefined {
+    return this.adapters.liveFor(this.scope.dataset, state);
+  }
 }
 
-export type PlanningContext = RequestScope & { planning: PlanningData };
+/** `products` serves provisions, envelope, UGB and climate zones (products.ts). */
+export type PlanningContext = RequestScope & { planning: PlanningData; products: ProductsData };

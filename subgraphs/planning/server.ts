@@ -3,18 +3,27 @@ import type { Subgraph, SubgraphDeps } from '../../core/subgraph.ts';
 import { buildSubgraph } from '../../core/subgraph.ts';
 import type { PlanningContext } from './data.ts';
 import { PlanningData } from './data.ts';
+import { ProductsData } from './products.ts';
 import { Property } from './resolvers/Property.ts';
 import { Query } from './resolvers/Query.ts';
 import { GeoJSON } from '../../core/scalars.ts';
+import type { PlanningSourcesConfig } from './sources/registry.ts';
+import { PlanningAdapters } from './sources/registry.ts';
 
-export function buildPlanningSubgraph(deps: SubgraphDeps): Subgraph<PlanningContext> {
+/** What planning is built from: the shared deps, plus the settings of its live state services. */
+export type PlanningDeps = SubgraphDeps & { config?: PlanningSourcesConfig };
+
+export function buildPlanningSubgraph(deps: PlanningDeps): Subgraph<PlanningContext> {
+  // One set of adapters per process: their circuits, counters and caches outlive a request.
+  const adapters = PlanningAdapters.fromConfig(deps.config, deps.catalog);
   return buildSubgraph(
     'planning',
     new URL('./schema.graphql', import.meta.url),
     { Query, Property, GeoJSON },
     (scope: RequestScope) => ({
       ...scope,
-      planning: new PlanningData(deps, scope),
+      planning: new PlanningData(deps, scope, adapters),
+      products: new ProductsData(deps, scope),
     }),
   );
 }

@@ -1,4 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.ts';
+import type { GeoJSONGeometry } from '../../core/geojson.ts';
 
 export type ZoneRow = {
   code: string;
@@ -45,4 +46,95 @@ export const PLANNING_AT_POINTS = (dataset: string, states: string[], lngs: numb
       FROM planning.overlay o
       WHERE o.dataset = ${dataset} AND o.state = k.state AND ST_Intersects(o.geom, k.pt)
     ), '[]'::json) AS overlays
+  FROM k`;
+
+export type RoadRow = { i: number; road_name: string | null; road_class: string; coordinates: number[][] };
+
+/**
+ * Road centrelines near each parcel of a batch, for telling its front boundary from its sides.
+ * The reach is in degrees (about 90 m north-south, 70 m east-west in southern Australia) so
+ * the GiST index answers; the classifier measures real distances in metres afterwards.
+ */
+export const ROADS_NEAR_PARCELS = (dataset: string, states: string[], parcels: string[]) => Prisma.sql`
+  WITH k AS (
+    SELECT (i - 1)::int AS i, state, ST_SetSRID(ST_GeomFromGeoJSON(parcel), 4326) AS geom
+    FROM unnest(${states}::text[], ${parcels}::text[]) WITH ORDINALITY AS u(state, parcel, i)
+  )
+  SELECT k.i, r.road_name, r.road_class, (ST_AsGeoJSON(r.geom, 7)::json ->> 'coordinates')::json AS coordinates
+  FROM k
+  JOIN roads.centreline r ON r.dataset = ${dataset} AND r.state = k.state AND ST_DWithin(r.geom, k.geom, 0.0008)
+  ORDER BY k.i, r.id`;
+
+export type UgbPointRow = {
+  i: number;
+  inside: boolean;
+  lga_code: string | null;
+  lga_name: string | null;
+  gaic_applies: boolean | null;
+  zone_description: string | null;
+  held: boolean;
+};
+
+/**
+ * For each point: whether the dataset holds any UGB for its state, the UGB polygon containing it
+ * (the smallest where published polygons nest) and the planning zone there.
+ */
+export const UGB_AT_POINTS = (dataset: string, states: string[], lngs: number[], lats: number[]) => Prisma.sql`
+  WITH k AS (
+    SELECT (i - 1)::int AS i, state, ST_SetSRID(ST_MakePoint(lng, lat), 4326) AS pt
+    FROM unnest(${states}::text[], ${lngs}::float8[], ${lats}::float8[]) WITH ORDINALITY AS u(state, lng, lat, i)
+  )
+  SELECT k.i,
+    EXISTS (SELECT 1 FROM planning.ugb h WHERE h.dataset = ${dataset} AND h.state = k.state) AS held,
+    u.id IS NOT NULL AS inside, u.lga_code, u.lga_name, u.gaic_applies,
+    (
+      SELECT z.zone_description FROM planning.zone z
+      WHERE z.dataset = ${dataset} AND z.state = k.state AND ST_Intersects(z.geom, k.pt)
+      ORDER BY ST_Area(z.geom), z.id LIMIT 1
+    ) AS zone_description
+  FROM k
+  LEFT JOIN LATERAL (
+    SELECT g.id, g.lga_code, g.lga_name, g.gaic_applies FROM planning.ugb g
+    WHERE g.dataset = ${dataset} AND g.state = k.state AND ST_Intersects(g.geom, k.pt)
+    ORDER BY ST_Area(g.geom), g.id LIMIT 1
+  ) u ON true`;
+
+export type UgbFeatureRow = {
+  id: string;
+  lga_code: string | null;
+  lga_name: string;
+  gaic_applies: boolean;
+  geometry: GeoJSONGeometry;
+};
+
+/** UGB polygons intersecting a window, whole (not clipped), as the cadastre's bbox answers are. */
+export const UGB_IN_BBOX = (
+  dataset: string,
+  state: string,
+  west: number,
+  south: number,
+  east: number,
+  north: number,
+  limit: number,
+) => Prisma.sql`
+  SELECT g.id, g.lga_code, g.lga_name, g.gaic_applies, ST_AsGeoJSON(g.geom, 7)::json AS geometry
+  FROM planning.ugb g
+  WHERE g.dataset = ${dataset} AND g.state = ${state}
+    AND ST_Intersects(g.geom, ST_MakeEnvelope(${west}, ${south}, ${east}, ${north}, 4326))
+  ORDER BY g.id
+  LIMIT ${limit}`;
+
+export type ClimateRow = { i: number; climate_zone: number | null };
+
+/** The climate zone at each point of a batch (the lowest-numbered where two published polygons overlap). */
+export const CLIMATE_AT_POINTS = (dataset: string, states: string[], lngs: number[], lats: number[]) => Prisma.sql`
+  WITH k AS (
+    SELECT (i - 1)::int AS i, state, ST_SetSRID(ST_MakePoint(lng, lat), 4326) AS pt
+    FROM unnest(${states}::text[], ${lngs}::float8[], ${lats}::float8[]) WITH ORDINALITY AS u(state, lng, lat, i)
+  )
+  SELECT k.i, (
+    SELECT c.climate_zone FROM planning.climate_zone c
+    WHERE c.dataset = ${dataset} AND c.state = k.state AND ST_Intersects(c.geom, k.pt)
+    ORDER BY c.climate_zone LIMIT 1
+  ) AS climate_zone
   FROM k`;

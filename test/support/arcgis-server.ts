@@ -28,17 +28,22 @@ export type FailureMode =
   | { kind: 'http'; status: number }
   | { kind: 'arcgis-error'; code: number; message: string }
   | { kind: 'slow'; delayMs: number }
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  /** The connection is dropped without an answer (a reset). */
+  | { kind: 'reset' };
 
 export type RecordedRequest = { method: string; layer: string; params: URLSearchParams };
 
 export type ArcGisTestServer = {
   url: string;
-  /** The layer URL of a service, as LANDGRAPH_CADASTRE_LIVE takes it. */
-  layerUrl(service: string): string;
+  /** The layer URL of a service, as LANDGRAPH_CADASTRE_LIVE takes it; any layer number serves the service's fixture. */
+  layerUrl(service: string, layer?: number): string;
   requests: RecordedRequest[];
-  /** Every request from now on fails this way (null: answer normally again). */
-  failWith(mode: FailureMode | null): void;
+  /**
+   * Every request from now on fails this way (null: answer normally again); with `times`, only
+   * the next that many requests fail and the server then answers normally.
+   */
+  failWith(mode: FailureMode | null, times?: number): void;
   close(): Promise<void>;
 };
 
@@ -51,14 +56,14 @@ class QueryError extends Error {
   }
 }
 
-// ---- geometry: the server's own ----
+// ---- geometry: the test servers' own (the WFS server shares it) ----
 
-const bboxOf = (rings: Polygon) => {
+export const bboxOf = (rings: Polygon) => {
   const xs = rings[0]!.map((p) => p[0]!);
   const ys = rings[0]!.map((p) => p[1]!);
   return { xmin: Math.min(...xs), ymin: Math.min(...ys), xmax: Math.max(...xs), ymax: Math.max(...ys) };
 };
-type Envelope = ReturnType<typeof bboxOf>;
+export type Envelope = ReturnType<typeof bboxOf>;
 
 function onEdge(x: number, y: number, a: Position, b: Position): boolean {
   const cross = (b[0]! - a[0]!) * (y - a[1]!) - (b[1]! - a[1]!) * (x - a[0]!);
@@ -85,7 +90,7 @@ function ringSide(ring: Position[], x: number, y: number): number {
 const polygonHas = (rings: Polygon, x: number, y: number) =>
   ringSide(rings[0]!, x, y) >= 0 && rings.slice(1).every((hole) => ringSide(hole, x, y) <= 0);
 
-const parts = (g: FixtureGeometry): Polygon[] => (g.type === 'Polygon' ? [g.coordinates] : g.coordinates);
+export const parts = (g: FixtureGeometry): Polygon[] => (g.type === 'Polygon' ? [g.coordinates] : g.coordinates);
 
 function segmentsCross(p: Position, q: Position, r: Position, s: Position): boolean {
   const d = (a: Position, b: Position, c: Position) =>
@@ -100,7 +105,7 @@ function segmentsCross(p: Position, q: Position, r: Position, s: Position): bool
   );
 }
 
-function polygonMeetsEnvelope(rings: Polygon, e: Envelope): boolean {
+export function polygonMeetsEnvelope(rings: Polygon, e: Envelope): boolean {
   const corners = [
     [e.xmin, e.ymin],
     [e.xmax, e.ymin],
@@ -165,10 +170,11 @@ const LITERAL = String.raw`'(?:[^']|'')*'|-?\d+(?:\.\d+)?`;
 const unquote = (literal: string): string | number =>
   literal.startsWith("'") ? literal.slice(1, -1).replace(/''/g, "'") : Number(literal);
 
-/** The where clauses a cadastre client sends: `1=1`, `FIELD = literal`, `FIELD IN (literal, ...)`. */
+/** The where clauses the clients send: `1=1`, `1=0`, `FIELD = literal`, `FIELD IN (literal, ...)`. */
 function readWhere(where: string): (attributes: Record<string, unknown>) => boolean {
   const clause = where.trim();
   if (clause === '' || /^1\s*=\s*1$/.test(clause)) return () => true;
+  if (/^1\s*=\s*0$/.test(clause)) return () => false;
   const match = new RegExp(String.raw`^(\w+)\s*(?:=\s*(${LITERAL})|IN\s*\(((?:\s*(?:${LITERAL})\s*,?)+)\))$`, 'i').exec(
     clause,
   );
@@ -263,10 +269,11 @@ async function paramsOf(req: IncomingMessage, url: URL): Promise<URLSearchParams
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-const QUERY_PATH = /^\/arcgis\/rest\/services\/([\w/-]+)\/(?:MapServer|FeatureServer)\/0\/query\/?$/;
+const QUERY_PATH = /^\/arcgis\/rest\/services\/([\w/-]+)\/(?:MapServer|FeatureServer)\/\d+\/query\/?$/;
 
 export async function startArcGisServer(layers: Record<string, ArcGisLayerFixture>): Promise<ArcGisTestServer> {
   let failure: FailureMode | null = null;
+  let failuresLeft = Infinity;
   const requests: RecordedRequest[] = [];
   const send = (res: ServerResponse, status: number, body: string) => {
     if (res.destroyed) return;
@@ -280,7 +287,9 @@ export async function startArcGisServer(layers: Record<string, ArcGisLayerFixtur
       const params = await paramsOf(req, url);
       const layer = path ? layers[path[1]!] : undefined;
       requests.push({ method: req.method ?? 'GET', layer: path?.[1] ?? url.pathname, params });
-      const mode = failure;
+      const mode = failuresLeft > 0 ? failure : null;
+      if (mode) failuresLeft -= 1;
+      if (mode?.kind === 'reset') return req.socket.destroy();
       if (mode?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, mode.delayMs));
       if (mode?.kind === 'http') return send(res, mode.status, '<html><body>Server Error</body></html>');
       if (mode?.kind === 'malformed') return send(res, 200, '{"features": [{"attributes": ');
@@ -301,10 +310,11 @@ export async function startArcGisServer(layers: Record<string, ArcGisLayerFixtur
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    layerUrl: (service) => `${url}/arcgis/rest/services/${service}/MapServer/0`,
+    layerUrl: (service, layer = 0) => `${url}/arcgis/rest/services/${service}/MapServer/${layer}`,
     requests,
-    failWith(mode) {
+    failWith(mode, times = Infinity) {
       failure = mode;
+      failuresLeft = times;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,6 +1,9 @@
 import type { PlanningContext } from '../data.ts';
 import type { PropertyResolvers } from '../generated/resolvers-types.ts';
+import { climateZoneLayer } from './climate.ts';
+import { envelopeLayer } from './envelope.ts';
 import { planningLayer } from './planning-layer.ts';
+import { provisionsLayer } from './provisions.ts';
 
 export const Property: PropertyResolvers<PlanningContext> = {
   __resolveReference(reference) {
@@ -12,4 +15,7 @@ export const Property: PropertyResolvers<PlanningContext> = {
     };
   },
   planning: (property, _args, ctx) => planningLayer(property, ctx),
+  provisions: (property, { lot }, ctx) => provisionsLayer(property, lot ?? null, ctx),
+  envelope: (property, { lot }, ctx) => envelopeLayer(property, lot ?? null, ctx),
+  climate_zone: (property, _args, ctx) => climateZoneLayer(property.state, property.location, ctx),
 };

@@ -1,0 +1,153 @@
+/**
+ * The building envelope: the parcel less, for every boundary, the ground within that boundary's
+ * setback of it, at each wall-height tier up to the height limit. Cutting by distance from each
+ * boundary (rather than offsetting the outline) keeps concave lots right: the inside corner of an
+ * L-shaped lot is rounded, as a setback measured from both boundaries makes it.
+ */
+import polygonClipping, { type MultiPolygon, type Polygon, type Ring } from 'polygon-clipping';
+import type { GeoJSONGeometry, Position } from '../../../core/geojson.ts';
+import { SINGLE_STOREY_WALL_M, TWO_STOREY_WALL_M, setbackAt } from '../provisions/formulas.ts';
+import type { Boundary, Provisions } from '../provisions/types.ts';
+import type { ClassifiedEdge } from './boundaries.ts';
+import { capsule } from './buffer.ts';
+import { largestPolygon, norm, polygonArea, polygonsOf, sub } from './plane.ts';
+import { LocalFrame, type Pt } from './projection.ts';
+
+export type EnvelopeLevel = {
+  wall_height_m: number;
+  setbacks: { front: number; side: number; rear: number; side_street: number };
+  geometry: GeoJSONGeometry | null;
+  area_m2: number;
+};
+
+export type Envelope = {
+  /** One per wall-height tier: a single storey (3.6 m), two storeys (6.9 m) and the height limit, none above the limit. */
+  levels: EnvelopeLevel[];
+  /** The ground level (the first level). */
+  geometry: GeoJSONGeometry | null;
+  area_m2: number;
+  parcel_area_m2: number;
+  /** The smaller of the ground envelope and the site coverage allowance. */
+  max_footprint_m2: number | null;
+  gap: null | { code: 'setbacks_consume_lot'; message: string };
+};
+
+/** Less buildable ground than this (a small shed) is no envelope at all. */
+export const MIN_BUILDABLE_M2 = 10;
+
+const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+/** The wall-height tiers: single storey, two storeys and the height limit, capped at the limit. */
+export function wallHeightTiers(heightLimitM: number): number[] {
+  const tiers = [SINGLE_STOREY_WALL_M, TWO_STOREY_WALL_M, heightLimitM].map((h) => Math.min(h, heightLimitM));
+  return [...new Set(tiers)].sort((a, b) => a - b);
+}
+
+/** Which setback a boundary takes: a side boundary facing a road is a corner lot's side street. */
+export const boundaryOf = (edge: ClassifiedEdge): Boundary =>
+  edge.kind === 'side' && edge.road !== null ? 'side_street' : edge.kind;
+
+const localRing = (ring: readonly Position[], frame: LocalFrame): Ring => {
+  const points = ring.map((p): [number, number] => {
+    const [x, y] = frame.toLocal(p);
+    return [x, y];
+  });
+  const first = points[0];
+  const end = points[points.length - 1];
+  if (first && end && (first[0] !== end[0] || first[1] !== end[1])) points.push(first);
+  return points;
+};
+
+function toGeoJSON(result: MultiPolygon, frame: LocalFrame): GeoJSONGeometry | null {
+  const polygons = result
+    .map((polygon) =>
+      polygon
+        .map((ring) => {
+          const out: Position[] = [];
+          for (const pair of ring) {
+            const position = frame.toLngLat(pair);
+            const prev = out[out.length - 1];
+            if (!prev || prev[0] !== position[0] || prev[1] !== position[1]) out.push(position);
+          }
+          return out;
+        })
+        // rounding to 7 decimals can collapse a sliver ring to fewer than 4 positions
+        .filter((ring) => ring.length >= 4),
+    )
+    .filter((polygon) => polygon.length > 0);
+  if (polygons.length === 0) return null;
+  return polygons.length === 1
+    ? { type: 'Polygon', coordinates: polygons[0]! }
+    : { type: 'MultiPolygon', coordinates: polygons };
+}
+
+const areaOf = (result: MultiPolygon): number =>
+  result.reduce((sum, polygon) => sum + polygonArea(polygon.map((ring) => ring.map(([x, y]): Pt => [x, y]))), 0);
+
+function level(
+  parcel: Polygon,
+  edges: readonly ClassifiedEdge[],
+  provisions: Provisions,
+  wallHeightM: number,
+  frame: LocalFrame,
+): EnvelopeLevel {
+  const setbacks = {
+    front: setbackAt(provisions, 'front', wallHeightM).metres,
+    side: setbackAt(provisions, 'side', wallHeightM).metres,
+    rear: setbackAt(provisions, 'rear', wallHeightM).metres,
+    side_street: setbackAt(provisions, 'side_street', wallHeightM).metres,
+  };
+  const cuts: Polygon[] = edges.flatMap((edge) => {
+    const radius = setbacks[boundaryOf(edge)];
+    const points = edge.path.map((p) => frame.toLocal(p));
+    return points.slice(1).flatMap((b, i) => {
+      const a = points[i]!;
+      const ring = norm(sub(b, a)) > 0 ? capsule(a, b, radius) : null;
+      return ring ? [[ring]] : [];
+    });
+  });
+  const result = cuts.length > 0 ? polygonClipping.difference(parcel, ...cuts) : [parcel];
+  return {
+    wall_height_m: wallHeightM,
+    setbacks,
+    geometry: toGeoJSON(result, frame),
+    area_m2: round2(areaOf(result)),
+  };
+}
+
+/**
+ * The envelope of a parcel whose boundaries `classifyBoundaries` has classified. Uses the
+ * parcel's largest polygon (the one the boundaries come from); the parcel area counts all parts.
+ */
+export function buildEnvelope(
+  parcel: GeoJSONGeometry,
+  edges: readonly ClassifiedEdge[],
+  provisions: Provisions,
+): Envelope {
+  const polygon = largestPolygon(parcel);
+  const outer = polygon?.[0];
+  if (!polygon || !outer) throw new RangeError(`A ${parcel.type} has no polygon to build an envelope in`);
+  const frame = LocalFrame.around(outer);
+  const subject: Polygon = polygon.map((ring) => localRing(ring, frame));
+  const parcelArea = round2(
+    polygonsOf(parcel).reduce((sum, p) => sum + polygonArea(p.map((ring) => ring.map((q) => frame.toLocal(q)))), 0),
+  );
+
+  const levels = wallHeightTiers(provisions.height.max_m).map((h) => level(subject, edges, provisions, h, frame));
+  const ground = levels[0]!;
+  const coverageAllowance = round2((provisions.site_coverage.max_pct / 100) * parcelArea);
+  const consumed = ground.area_m2 < MIN_BUILDABLE_M2;
+  return {
+    levels,
+    geometry: ground.geometry,
+    area_m2: ground.area_m2,
+    parcel_area_m2: parcelArea,
+    max_footprint_m2: round2(Math.min(ground.area_m2, coverageAllowance)),
+    gap: consumed
+      ? {
+          code: 'setbacks_consume_lot',
+          message: `Setbacks of ${ground.setbacks.front} m (front), ${ground.setbacks.side} m (side) and ${ground.setbacks.rear} m (rear) leave ${ground.area_m2} m² of this ${parcelArea} m² lot, less than the ${MIN_BUILDABLE_M2} m² a building needs`,
+        }
+      : null,
+  };
+}

@@ -1,0 +1,105 @@
+import DataLoader from 'dataloader';
+import type { RequestScope } from '../../core/context.ts';
+import type { GeoJSONGeometry } from '../../core/geojson.ts';
+import type { BBox } from '../../core/geo.ts';
+import type { Provenance } from '../../core/layer.ts';
+import type { SubgraphDeps } from '../../core/subgraph.ts';
+import type { RoadLine } from './envelope/boundaries.ts';
+import type { ClimateRow, RoadRow, UgbFeatureRow, UgbPointRow } from './sql.ts';
+import { CLIMATE_AT_POINTS, ROADS_NEAR_PARCELS, UGB_AT_POINTS, UGB_IN_BBOX } from './sql.ts';
+
+export type PointKey = { state: string; lat: number; lng: number };
+export type ParcelShapeKey = { state: string; geometry: GeoJSONGeometry };
+export type UgbAtPointRow = Omit<UgbPointRow, 'i'>;
+
+/** The layers of dataset_source the planning products credit, beside 'planning' itself. */
+export type ProductLayer = 'roads' | 'ugb' | 'climate';
+
+const pointKey = (k: PointKey) => `${k.state}:${k.lng}:${k.lat}`;
+
+/**
+ * The planning products' data source for one request (provisions, envelope, UGB, climate zone):
+ * the road centrelines around parcels, urban growth boundaries and climate zones, each kind of
+ * lookup batched into one statement per request.
+ */
+export class ProductsData {
+  readonly roadsNear: DataLoader<ParcelShapeKey, RoadLine[], string>;
+  readonly ugbAt: DataLoader<PointKey, UgbAtPointRow, string>;
+  readonly climateAt: DataLoader<PointKey, number | null, string>;
+
+  constructor(
+    private readonly deps: SubgraphDeps,
+    private readonly scope: RequestScope,
+  ) {
+    const prisma = deps.db.prisma;
+    const { dataset } = scope;
+    this.roadsNear = new DataLoader(
+      async (keys) => {
+        const rows = await prisma.$queryRaw<RoadRow[]>(
+          ROADS_NEAR_PARCELS(
+            dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => JSON.stringify(k.geometry)),
+          ),
+        );
+        const byIndex = keys.map((): RoadLine[] => []);
+        for (const row of rows) {
+          byIndex[row.i]?.push({ name: row.road_name, road_class: row.road_class, coordinates: row.coordinates });
+        }
+        return byIndex;
+      },
+      { cacheKeyFn: (k) => `${k.state}:${JSON.stringify(k.geometry)}` },
+    );
+    this.ugbAt = new DataLoader(
+      async (keys) => {
+        const rows = await prisma.$queryRaw<UgbPointRow[]>(
+          UGB_AT_POINTS(
+            dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.lng),
+            keys.map((k) => k.lat),
+          ),
+        );
+        const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
+        return keys.map(
+          (_k, i) =>
+            byIndex.get(i) ?? {
+              held: false,
+              inside: false,
+              lga_code: null,
+              lga_name: null,
+              gaic_applies: null,
+              zone_description: null,
+            },
+        );
+      },
+      { cacheKeyFn: pointKey },
+    );
+    this.climateAt = new DataLoader(
+      async (keys) => {
+        const rows = await prisma.$queryRaw<ClimateRow[]>(
+          CLIMATE_AT_POINTS(
+            dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.lng),
+            keys.map((k) => k.lat),
+          ),
+        );
+        const byIndex = new Map(rows.map((row) => [row.i, row.climate_zone]));
+        return keys.map((_k, i) => byIndex.get(i) ?? null);
+      },
+      { cacheKeyFn: pointKey },
+    );
+  }
+
+  /** UGB polygons in a window; one more than `limit` is asked for, so an overfull window can be refused. */
+  ugbInBBox(state: string, bbox: BBox, limit: number): Promise<UgbFeatureRow[]> {
+    return this.deps.db.prisma.$queryRaw<UgbFeatureRow[]>(
+      UGB_IN_BBOX(this.scope.dataset, state, bbox.west, bbox.south, bbox.east, bbox.north, limit + 1),
+    );
+  }
+
+  provenance(layer: ProductLayer, state: string): Promise<Provenance | undefined> {
+    return this.deps.catalog.get(this.scope.dataset, layer, state);
+  }
+}

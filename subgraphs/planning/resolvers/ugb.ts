@@ -1,0 +1,79 @@
+import type { BBox } from '../../../core/geo.ts';
+import { badRequest } from '../../../core/errors.ts';
+import { assertBBox, assertPoint, assertState, MAX_BBOX_FEATURES } from '../../../core/validate.ts';
+import type { PlanningContext } from '../data.ts';
+import type { UgbAtPoint, UgbCollection } from '../generated/resolvers-types.ts';
+
+/** Urban growth boundaries are mapped at regional scale: a map window may be wider than the cadastre's. */
+export const MAX_UGB_BBOX_SPAN_DEGREES = 2;
+
+const NOT_VIC =
+  'Urban growth boundaries are a Victorian planning control (Clause 11.02 of the Victoria Planning Provisions); no other state maps one.';
+
+/** Spec 2.12: whether a point is inside the urban growth boundary, with the zone there. */
+export async function ugbAtPoint(
+  lat: number,
+  lng: number,
+  stateInput: string,
+  ctx: PlanningContext,
+): Promise<UgbAtPoint> {
+  assertPoint(lat, lng);
+  const state = assertState(stateInput);
+  const unavailable = (reason: string, provenance?: { source: string; attribution: string; license: string }) => ({
+    status: 'not_covered' as const,
+    source: provenance?.source ?? null,
+    attribution: provenance?.attribution ?? null,
+    license: provenance?.license ?? null,
+    message: reason,
+    data: {
+      state,
+      available: false,
+      reason,
+      insideUGB: null,
+      gaicApplies: null,
+      ugbLga: null,
+      zoneDescription: null,
+    },
+  });
+  if (state !== 'VIC') return unavailable(NOT_VIC);
+  const provenance = await ctx.products.provenance('ugb', state);
+  const row = await ctx.products.ugbAt.load({ state, lat, lng });
+  if (!provenance || !row.held) return unavailable('No urban growth boundary data is loaded for Victoria yet.');
+  return {
+    status: 'ok',
+    ...provenance,
+    message: null,
+    data: {
+      state,
+      available: true,
+      reason: null,
+      insideUGB: row.inside,
+      // GAIC is levied only on land inside the boundary, in the contribution areas
+      gaicApplies: row.inside && row.gaic_applies === true,
+      ugbLga: row.inside ? row.lga_name : null,
+      zoneDescription: row.zone_description,
+    },
+  };
+}
+
+/** UGB polygons intersecting a window: VIC only; any other state is an empty collection, not an error. */
+export async function ugbInBBox(bbox: BBox, stateInput: string, ctx: PlanningContext): Promise<UgbCollection> {
+  assertBBox(bbox, MAX_UGB_BBOX_SPAN_DEGREES);
+  const state = assertState(stateInput);
+  if (state !== 'VIC') {
+    return { status: 'not_covered', source: null, attribution: null, license: null, message: NOT_VIC, features: [] };
+  }
+  const provenance = await ctx.products.provenance('ugb', state);
+  if (!provenance) {
+    const message = 'No urban growth boundary data is loaded for Victoria yet.';
+    return { status: 'not_covered', source: null, attribution: null, license: null, message, features: [] };
+  }
+  const features = await ctx.products.ugbInBBox(state, bbox, MAX_BBOX_FEATURES);
+  if (features.length > MAX_BBOX_FEATURES) {
+    throw badRequest(
+      `The window holds more than ${MAX_BBOX_FEATURES} urban growth boundary polygons.`,
+      'Request a smaller bbox; results are never truncated.',
+    );
+  }
+  return { status: features.length > 0 ? 'ok' : 'no_data', ...provenance, message: null, features };
+}

@@ -1,0 +1,118 @@
+import type { ArcGisLayerClient } from '../../cadastre/sources/arcgis.ts';
+import type { ParcelGeometry } from '../../cadastre/sources/geometry.ts';
+import { areaM2, containsPoint } from '../../cadastre/sources/geometry.ts';
+import type { ZoneRow } from '../sql.ts';
+import { PlanningSourceError } from './errors.ts';
+import type { ControlFields, PlanningProfile } from './profiles.ts';
+import { readControl } from './profiles.ts';
+import type { WfsClient } from './wfs.ts';
+
+/** A live service's answer at a point, in the mirror's terms. */
+export type LivePlanningAnswer = {
+  zone: ZoneRow | null;
+  overlays: ZoneRow[];
+  /** False where the service publishes zones only (an ArcGIS zoning layer): overlays were not asked. */
+  overlaysAsked: boolean;
+};
+
+export type ServiceType = 'arcgis-rest' | 'wfs';
+
+/** One protocol's way of asking a state's service for the planning at a point. */
+export interface PlanningProtocol {
+  readonly serviceType: ServiceType;
+  lookup(lng: number, lat: number): Promise<LivePlanningAnswer>;
+  /** A cheap request that proves the service answers its protocol. */
+  probe(): Promise<void>;
+}
+
+type Polygonal = { attributes: Record<string, unknown>; geometry: ParcelGeometry | null };
+
+/** Half a centimetre: the box a point query asks for, so a service's index answers it. */
+const POINT_BOX = 5e-8;
+
+/**
+ * The controls under a point, held to the mirror's rules: only polygons that really contain it
+ * (services match by bounding box or tolerance), and of overlapping zones the smallest.
+ */
+function controlsAt(
+  features: Polygonal[],
+  lng: number,
+  lat: number,
+  fields: ControlFields,
+  profile: PlanningProfile,
+  label: string,
+): Array<{ control: ZoneRow; area: number }> {
+  const found: Array<{ control: ZoneRow; area: number }> = [];
+  for (const feature of features) {
+    if (!feature.geometry || !containsPoint(feature.geometry, lng, lat)) continue;
+    const control = readControl(feature.attributes, fields, profile.schedules);
+    if (!control) {
+      throw new PlanningSourceError(
+        'schema',
+        `The ${label} answered a feature without ${fields.code.join(' or ')}: its schema may have changed.`,
+      );
+    }
+    found.push({ control, area: areaM2(feature.geometry) });
+  }
+  return found;
+}
+
+const smallest = (found: Array<{ control: ZoneRow; area: number }>) =>
+  [...found].sort((a, b) => a.area - b.area || a.control.code.localeCompare(b.control.code))[0]?.control ?? null;
+
+function distinctByCode(found: Array<{ control: ZoneRow }>): ZoneRow[] {
+  const byCode = new Map(found.map(({ control }) => [control.code, control]));
+  return [...byCode.values()].sort((a, b) => a.code.localeCompare(b.code));
+}
+
+/** Vicmap Planning's zones and overlays as two WFS feature types, asked side by side. */
+export class WfsPlanning implements PlanningProtocol {
+  readonly serviceType = 'wfs';
+
+  constructor(
+    private readonly client: WfsClient,
+    private readonly profile: PlanningProfile & { wfs: NonNullable<PlanningProfile['wfs']> },
+  ) {}
+
+  async lookup(lng: number, lat: number): Promise<LivePlanningAnswer> {
+    const { zoneType, overlayType, fields } = this.profile.wfs;
+    const bbox = { west: lng - POINT_BOX, south: lat - POINT_BOX, east: lng + POINT_BOX, north: lat + POINT_BOX };
+    const [zones, overlays] = await Promise.all([
+      this.client.getFeatures({ typeName: zoneType, bbox }),
+      overlayType ? this.client.getFeatures({ typeName: overlayType, bbox }) : Promise.resolve([]),
+    ]);
+    const polygonal = (features: typeof zones): Polygonal[] =>
+      features.map((f) => ({ attributes: f.properties, geometry: f.geometry }));
+    const label = this.client.label;
+    return {
+      zone: smallest(controlsAt(polygonal(zones), lng, lat, fields, this.profile, label)),
+      overlays: distinctByCode(controlsAt(polygonal(overlays), lng, lat, fields, this.profile, label)),
+      overlaysAsked: overlayType !== null,
+    };
+  }
+
+  async probe(): Promise<void> {
+    await this.client.getFeatures({ typeName: this.profile.wfs.zoneType, count: 1 });
+  }
+}
+
+/** A state's zoning layer of an ArcGIS REST service, asked with a point query. */
+export class ArcGisPlanning implements PlanningProtocol {
+  readonly serviceType = 'arcgis-rest';
+
+  constructor(
+    private readonly client: ArcGisLayerClient,
+    private readonly profile: PlanningProfile & { arcgis: NonNullable<PlanningProfile['arcgis']> },
+  ) {}
+
+  async lookup(lng: number, lat: number): Promise<LivePlanningAnswer> {
+    const features = await this.client.query({ filter: { kind: 'point', lng, lat } });
+    const found = controlsAt(features, lng, lat, this.profile.arcgis.fields, this.profile, this.client.label);
+    return { zone: smallest(found), overlays: [], overlaysAsked: false };
+  }
+
+  /** `where 1=0` asks the layer's query operation for nothing: it answers at once when it is up. */
+  async probe(): Promise<void> {
+    await this.client.query({ where: '1=0' });
+  }
+}

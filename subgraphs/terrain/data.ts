@@ -1,0 +1,69 @@
+import DataLoader from 'dataloader';
+import type { RequestScope } from '../../core/context.ts';
+import type { BBox } from '../../core/geo.ts';
+import type { GeoJSONGeometry } from '../../core/geojson.ts';
+import type { LayerResult, Provenance } from '../../core/layer.ts';
+import type { SubgraphDeps } from '../../core/subgraph.ts';
+import type { ContourLineModel } from './contour-set.ts';
+import type { DemTile } from './dem.ts';
+import type { DemTileRow } from './sql.ts';
+import { DEM_TILES_FOR_WINDOWS } from './sql.ts';
+import type { TerrainStatsModel } from './stats.ts';
+import type { ContourStyle } from './zoom.ts';
+
+export type WindowKey = BBox & { state: string };
+
+export type TerrainProperty = {
+  parcel_pfi: string | null;
+  state: string;
+  location: { lat: number; lng: number } | null;
+  /** The parcel's boundary, from the cadastre through @requires; null off any parcel. */
+  parcel_geometry: GeoJSONGeometry | null;
+};
+
+export type TerrainStatsLayerModel = LayerResult<TerrainStatsModel>;
+
+/** The Elevation group's answer: the statistics, and whether the group serves the state at all. */
+export type TerrainLayerModel = TerrainStatsLayerModel & { available: boolean; reason: string | null };
+
+export type ContourSetModel = Omit<LayerResult<never>, 'data'> &
+  ContourStyle & { cell_size_m: number | null; contours: ContourLineModel[] };
+
+const windowKey = (k: WindowKey) => `${k.state}:${k.west}:${k.south}:${k.east}:${k.north}`;
+
+/** The terrain subgraph's data source for one request: every window's DEM tiles in one statement. */
+export class TerrainData {
+  readonly tiles: DataLoader<WindowKey, DemTile[], string>;
+
+  constructor(
+    private readonly deps: SubgraphDeps,
+    private readonly scope: RequestScope,
+  ) {
+    this.tiles = new DataLoader(
+      async (keys) => {
+        const rows = await deps.db.prisma.$queryRaw<DemTileRow[]>(
+          DEM_TILES_FOR_WINDOWS(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.west),
+            keys.map((k) => k.south),
+            keys.map((k) => k.east),
+            keys.map((k) => k.north),
+          ),
+        );
+        const byIndex = keys.map((): DemTile[] => []);
+        for (const { keys: served, ...tile } of rows) {
+          for (const i of served) byIndex[i]?.push(tile);
+        }
+        return byIndex;
+      },
+      { cacheKeyFn: windowKey },
+    );
+  }
+
+  provenance(state: string): Promise<Provenance | undefined> {
+    return this.deps.catalog.get(this.scope.dataset, 'terrain', state);
+  }
+}
+
+export type TerrainContext = RequestScope & { terrain: TerrainData };
