@@ -278,13 +278,29 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
     successDescription: "Victoria's UGB polygons intersecting the window, whole; other states an empty collection.",
     credited: true,
     headers: ['X-Mirror-Source'],
-    notes: 'bbox spans at most 2 degrees per axis; more than 1000 polygons is refused, never truncated.',
+    notes:
+      'bbox spans at most 2 degrees per axis; more than 1000 polygons is refused, never truncated. Served from ' +
+      'the mirror, else from the live Vicmap service (source live:vic/ugb) for live keys and the map mount.',
+    raises: {
+      502: {
+        description: 'The live urban growth boundary service failed (where no mirror holds the boundary).',
+        message: 'The live VIC planning service did not answer within 4000 ms. Retry shortly.',
+        hint: 'Retry shortly.',
+      },
+    },
   },
   'GET /api/ugb/at-point': {
     success: schemaRef('UgbAtPointResponse'),
     successDescription: 'Whether the point is inside the UGB (spec 2.12); available is false outside Victoria.',
     credited: true,
     headers: ['X-Mirror-Source'],
+    raises: {
+      502: {
+        description: 'The live urban growth boundary service failed (where no mirror holds the boundary).',
+        message: 'The live VIC planning service did not answer within 4000 ms. Retry shortly.',
+        hint: 'Retry shortly.',
+      },
+    },
   },
   'GET /api/climate-zone': {
     success: schemaRef('ClimateZoneResponse'),

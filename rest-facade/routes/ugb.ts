@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppError } from '../../core/errors.ts';
 import { detectState } from '../../core/geo.ts';
 import { assertPoint } from '../../core/validate.ts';
 import type { GeoJSONGeometry } from '../../core/geojson.ts';
@@ -43,6 +44,14 @@ type UgbCollection = LayerFields & {
   }>;
 };
 
+/** The live UGB service failed (no mirror holds the boundary): a 502 naming it. */
+const sourceFailed = (layer: LayerFields) =>
+  new AppError(
+    'UPSTREAM_UNAVAILABLE',
+    layer.message ?? `The urban growth boundary source ${layer.source ?? ''} failed.`,
+    'Retry shortly.',
+  );
+
 /** Provenance of a UGB answer in the X-Mirror-Source header (spec 4.3), when there is one. */
 const mirrorSource = (status: LayerStatus, source: string | null) =>
   source && status !== 'error' ? { 'X-Mirror-Source': source } : undefined;
@@ -59,6 +68,7 @@ export const ugbVector = defineRoute({
     const layer = unwrap(
       await graph.execute<{ ugbInBBox: UgbCollection }>(UGB_IN_BBOX, { bbox: q.bbox, state: q.state }, scope),
     ).ugbInBBox;
+    if (layer.status === 'error') throw sourceFailed(layer);
     const credit = creditOf(layer);
     return {
       body: {
@@ -96,6 +106,7 @@ export const ugbAtPoint = defineRoute({
     const layer = unwrap(
       await graph.execute<{ ugbAt: UgbPoint }>(UGB_AT, { lat: q.lat, lng: q.lng, state }, scope),
     ).ugbAt;
+    if (layer.status === 'error') throw sourceFailed(layer);
     const credit = creditOf(layer);
     const { data } = layer;
     return {

@@ -1,5 +1,9 @@
 import type { BBox } from '../../../core/geo.ts';
-import { badRequest } from '../../../core/errors.ts';
+import { AppError, badRequest } from '../../../core/errors.ts';
+import { logger } from '../../../core/logger.ts';
+import { areaM2, containsPoint } from '../../cadastre/sources/geometry.ts';
+import { PlanningSourceError } from '../sources/errors.ts';
+import type { LivePlanningAdapter } from '../sources/live.ts';
 import { assertBBox, assertPoint, assertState, MAX_BBOX_FEATURES } from '../../../core/validate.ts';
 import type { PlanningContext } from '../data.ts';
 import type { UgbAtPoint, UgbCollection } from '../generated/resolvers-types.ts';
@@ -38,7 +42,11 @@ export async function ugbAtPoint(
   if (state !== 'VIC') return unavailable(NOT_VIC);
   const provenance = await ctx.products.provenance('ugb', state);
   const row = await ctx.products.ugbAt.load({ state, lat, lng });
-  if (!provenance || !row.held) return unavailable('No urban growth boundary data is loaded for Victoria yet.');
+  if (!provenance || !row.held) {
+    const live = ctx.planning.liveService(state);
+    if (live?.servesUgb) return liveUgbAtPoint(live, state, lat, lng, row.zone_description);
+    return unavailable('No urban growth boundary data is loaded for Victoria yet.');
+  }
   return {
     status: 'ok',
     ...provenance,
@@ -64,6 +72,8 @@ export async function ugbInBBox(bbox: BBox, stateInput: string, ctx: PlanningCon
     return { status: 'not_covered', source: null, attribution: null, license: null, message: NOT_VIC, features: [] };
   }
   const provenance = await ctx.products.provenance('ugb', state);
+  const live = ctx.planning.liveService(state);
+  if (!provenance && live?.servesUgb) return liveUgbInBBox(live, bbox);
   if (!provenance) {
     const message = 'No urban growth boundary data is loaded for Victoria yet.';
     return { status: 'not_covered', source: null, attribution: null, license: null, message, features: [] };
@@ -76,4 +86,88 @@ export async function ugbInBBox(bbox: BBox, stateInput: string, ctx: PlanningCon
     );
   }
   return { status: features.length > 0 ? 'ok' : 'no_data', ...provenance, message: null, features };
+}
+
+/** Half a centimetre: the window a point query asks a service for. */
+const POINT_BOX = 5e-8;
+
+const liveProvenance = (live: LivePlanningAdapter) => ({
+  source: `live:${live.state.toLowerCase()}/ugb`,
+  attribution: live.provenance.attribution,
+  license: live.provenance.license,
+});
+
+function liveFailure(live: LivePlanningAdapter, error: unknown): string {
+  logger.warn(`UGB source failed: ${live.label}`, { error: (error as Error).message });
+  const what = error instanceof PlanningSourceError ? error.message : `The ${live.label} failed.`;
+  return `${what} Retry shortly.`;
+}
+
+/** The state's live service where the mirror holds no UGB: the boundary polygons around the point. */
+async function liveUgbAtPoint(
+  live: LivePlanningAdapter,
+  state: string,
+  lat: number,
+  lng: number,
+  mirrorZone: string | null,
+): Promise<UgbAtPoint> {
+  const provenance = liveProvenance(live);
+  try {
+    const box = { west: lng - POINT_BOX, south: lat - POINT_BOX, east: lng + POINT_BOX, north: lat + POINT_BOX };
+    const around = await live.ugbInBBox(box);
+    const inside = around
+      .filter((f) => containsPoint(f.geometry, lng, lat))
+      .sort((a, b) => areaM2(a.geometry) - areaM2(b.geometry))[0];
+    const zone = mirrorZone ?? (await live.atPoint(lng, lat)).zone?.description ?? null;
+    return {
+      status: 'ok',
+      ...provenance,
+      message: null,
+      data: {
+        state,
+        available: true,
+        reason: null,
+        insideUGB: inside !== undefined,
+        gaicApplies: inside?.gaic_applies === true,
+        ugbLga: inside?.lga_name ?? null,
+        zoneDescription: zone,
+      },
+    };
+  } catch (error) {
+    const message = liveFailure(live, error);
+    return {
+      status: 'error',
+      source: provenance.source,
+      attribution: null,
+      license: null,
+      message,
+      data: {
+        state,
+        available: false,
+        reason: message,
+        insideUGB: null,
+        gaicApplies: null,
+        ugbLga: null,
+        zoneDescription: null,
+      },
+    };
+  }
+}
+
+async function liveUgbInBBox(live: LivePlanningAdapter, bbox: BBox): Promise<UgbCollection> {
+  const provenance = liveProvenance(live);
+  try {
+    const features = await live.ugbInBBox(bbox);
+    if (features.length > MAX_BBOX_FEATURES) {
+      throw badRequest(
+        `The window holds more than ${MAX_BBOX_FEATURES} urban growth boundary polygons.`,
+        'Request a smaller bbox; results are never truncated.',
+      );
+    }
+    return { status: features.length > 0 ? 'ok' : 'no_data', ...provenance, message: null, features };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const message = liveFailure(live, error);
+    return { status: 'error', source: provenance.source, attribution: null, license: null, message, features: [] };
+  }
 }

@@ -1,12 +1,12 @@
 import type { PlanningLiveService } from '../../../core/config.ts';
 import { ConfigError } from '../../../core/config.ts';
-import type { StateCode } from '../../../core/geo.ts';
+import type { BBox, StateCode } from '../../../core/geo.ts';
 import type { Provenance } from '../../../core/layer.ts';
 import { ArcGisLayerClient } from '../../cadastre/sources/arcgis.ts';
 import { AnswerCache } from './answer-cache.ts';
 import type { PlanningProfile } from './profiles.ts';
 import { PLANNING_PROFILES } from './profiles.ts';
-import type { LivePlanningAnswer, PlanningProtocol, ServiceType } from './protocols.ts';
+import type { LivePlanningAnswer, LiveUgbFeature, PlanningProtocol, ServiceType } from './protocols.ts';
 import { ArcGisPlanning, WfsPlanning } from './protocols.ts';
 import type { ProbeResult, ResilienceOptions, ResilienceSnapshot } from './resilient.ts';
 import { ResilientService } from './resilient.ts';
@@ -28,6 +28,7 @@ export type LiveSettings = ResilienceOptions & {
 export class LivePlanningAdapter {
   readonly provenance: Provenance;
   private readonly cache: AnswerCache<LivePlanningAnswer>;
+  private readonly ugbCache: AnswerCache<LiveUgbFeature[]>;
 
   constructor(
     readonly profile: PlanningProfile,
@@ -42,6 +43,7 @@ export class LivePlanningAdapter {
       source: `live:${profile.state.toLowerCase()}/planning`,
     };
     this.cache = new AnswerCache(cacheTtlSeconds, undefined, now);
+    this.ugbCache = new AnswerCache(cacheTtlSeconds, undefined, now);
   }
 
   get state(): StateCode {
@@ -64,6 +66,23 @@ export class LivePlanningAdapter {
     const answer = await this.service.call(() => this.protocol.lookup(lng, lat));
     this.cache.set(key, answer);
     return answer;
+  }
+
+  /** Whether the state's service publishes an urban growth boundary (Vicmap's WFS does). */
+  get servesUgb(): boolean {
+    return this.protocol.ugbInBBox !== undefined && this.profile.wfs?.ugbType !== undefined;
+  }
+
+  /** UGB polygons in a window, through the same resilience (and counters) as the zone lookups. */
+  async ugbInBBox(bbox: BBox): Promise<LiveUgbFeature[]> {
+    const ask = this.protocol.ugbInBBox?.bind(this.protocol);
+    if (!ask) return [];
+    const key = `ugb:${bbox.west}:${bbox.south}:${bbox.east}:${bbox.north}`;
+    const kept = this.ugbCache.get(key);
+    if (kept) return kept;
+    const features = await this.service.call(() => ask(bbox));
+    this.ugbCache.set(key, features);
+    return features;
   }
 
   probe(): Promise<ProbeResult> {

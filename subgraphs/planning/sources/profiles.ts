@@ -24,8 +24,11 @@ export type PlanningProfile = {
   license: string;
   /** Whether zone codes carry a schedule number after the family (GRZ1); NSW codes (R2, SP2) do not. */
   schedules: boolean;
-  /** WFS: the zone and overlay feature types, in the published attribute layout. */
-  wfs?: { zoneType: string; overlayType: string | null; fields: ControlFields };
+  /**
+   * WFS: the zone and overlay feature types, in the published attribute layout, and the urban
+   * growth boundary's feature type where the state publishes one (Victoria).
+   */
+  wfs?: { zoneType: string; overlayType: string | null; fields: ControlFields; ugbType?: string };
   /** ArcGIS REST: the configured layer is the zoning layer; overlays are other layers, not asked. */
   arcgis?: { fields: ControlFields };
 };
@@ -80,6 +83,7 @@ const VIC: PlanningProfile = {
     zoneType: 'open-data-platform:plan_zone',
     overlayType: 'open-data-platform:plan_overlay',
     fields: VICMAP_FIELDS,
+    ugbType: 'open-data-platform:plan_ugb',
   },
 };
 

@@ -1,6 +1,8 @@
 import type { ArcGisLayerClient } from '../../cadastre/sources/arcgis.ts';
 import type { ParcelGeometry } from '../../cadastre/sources/geometry.ts';
 import { areaM2, containsPoint } from '../../cadastre/sources/geometry.ts';
+import type { BBox } from '../../../core/geo.ts';
+import { field } from '../../cadastre/sources/state-adapters.ts';
 import type { ZoneRow } from '../sql.ts';
 import { PlanningSourceError } from './errors.ts';
 import type { ControlFields, PlanningProfile } from './profiles.ts';
@@ -17,13 +19,26 @@ export type LivePlanningAnswer = {
 
 export type ServiceType = 'arcgis-rest' | 'wfs';
 
+/** An urban growth boundary polygon as a live service publishes it, in the mirror's terms. */
+export type LiveUgbFeature = {
+  id: string;
+  lga_code: string | null;
+  lga_name: string;
+  gaic_applies: boolean;
+  geometry: ParcelGeometry;
+};
+
 /** One protocol's way of asking a state's service for the planning at a point. */
 export interface PlanningProtocol {
   readonly serviceType: ServiceType;
   lookup(lng: number, lat: number): Promise<LivePlanningAnswer>;
   /** A cheap request that proves the service answers its protocol. */
   probe(): Promise<void>;
+  /** Urban growth boundary polygons intersecting a window; absent where the service publishes none. */
+  ugbInBBox?(bbox: BBox): Promise<LiveUgbFeature[]>;
 }
+
+const TRUE_FLAGS = new Set(['Y', 'YES', 'T', 'TRUE', '1']);
 
 type Polygonal = { attributes: Record<string, unknown>; geometry: ParcelGeometry | null };
 
@@ -93,6 +108,26 @@ export class WfsPlanning implements PlanningProtocol {
 
   async probe(): Promise<void> {
     await this.client.getFeatures({ typeName: this.profile.wfs.zoneType, count: 1 });
+  }
+
+  /** Vicmap's UGB polygons in a window (whole, as the service returns them); ids from the feature or its PFI. */
+  async ugbInBBox(bbox: BBox): Promise<LiveUgbFeature[]> {
+    const typeName = this.profile.wfs.ugbType;
+    if (!typeName) return [];
+    const features = await this.client.getFeatures({ typeName, bbox });
+    return features.flatMap((f, i): LiveUgbFeature[] => {
+      if (!f.geometry) return [];
+      const a = f.properties;
+      return [
+        {
+          id: f.id ?? field(a, 'PFI', 'UFI') ?? `ugb-${i}`,
+          lga_code: field(a, 'LGA_CODE'),
+          lga_name: field(a, 'LGA', 'LGA_NAME') ?? 'UNKNOWN',
+          gaic_applies: TRUE_FLAGS.has((field(a, 'GAIC', 'GAIC_APPLIES', 'GAIC_AREA') ?? '').toUpperCase()),
+          geometry: f.geometry,
+        },
+      ];
+    });
   }
 }
 
