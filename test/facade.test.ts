@@ -77,6 +77,13 @@ describe('envelope by address when a later stage fails (embedded)', () => {
       const stages = res.body.stages as Array<{ stage: string }>;
       expect(stages.map((s) => s.stage)).toEqual(['address', 'parcel', 'envelope']);
       expect(res.headers['x-service-attribution']).toBe(res.body.attribution);
+      const pfi = (res.body.stages as Array<{ detail: { parcel_pfi?: string } }>)[1]!.detail.parcel_pfi;
+      const direct = await request(app)
+        .get('/api/envelope')
+        .set('Authorization', `Bearer ${key}`)
+        .query({ pfi, state: 'VIC' })
+        .expect(422);
+      expect(direct.body).toMatchObject({ success: false, error: expect.stringMatching(/road/i) });
     } finally {
       await runtime.db.exec('DROP TABLE roads.centreline; ALTER TABLE roads.centreline_offline RENAME TO centreline');
     }

@@ -363,6 +363,8 @@ describe('the OpenAPI schemas against the facade’s real responses', () => {
     await record('provisionsLot', provisions, get(provisions, { ...point(f.nswParcel), lot_area_m2: '450' }));
     const envelope = '/v1/envelope-by-address';
     await record('envelopeByAddress', envelope, get(envelope, { address: f.vicParcel.address }));
+    await record('envelopeLot', '/api/envelope', get('/api/envelope', { pfi: f.vicParcel.parcel_pfi, state: 'VIC' }));
+    await record('envelopeOffParcel', '/api/envelope', get('/api/envelope', point(f.roadReserve)));
     await record('envelopeUnmatched', envelope, get(envelope, { address: '1 Imaginary Lane, Nowhere VIC 3999' }));
     const around = (p: { lat: number; lng: number }, d: number) =>
       [p.lng - d, p.lat - d, p.lng + d, p.lat + d].join(',');

@@ -159,6 +159,17 @@ export const PLANNING_SCHEMAS: Record<string, SchemaObject> = {
     stages: { type: 'array', items: stageRecord },
     ...credit,
   }),
+  EnvelopeResponse: object({
+    success: { const: true },
+    query: { type: 'object', description: 'The point or parcel asked about, and the lot characteristics given.' },
+    property: object({ parcel_pfi: str(), state: str() }),
+    status: schemaRef('LayerStatus'),
+    source: maybe('string'),
+    message: maybe('string'),
+    envelope: schemaRef('BuildingEnvelope'),
+    provisions: schemaRef('PlanningProvisions'),
+    ...credit,
+  }),
   EnvelopeStageFailure: object(
     {
       success: { const: false },
@@ -270,6 +281,31 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
         description: 'A stage did not finish in its budget (retryable).',
         schema: schemaRef('EnvelopeStageFailure'),
         credited: true,
+      },
+    },
+  },
+  'GET /api/envelope': {
+    success: schemaRef('EnvelopeResponse'),
+    successDescription: 'The envelope of the lot at the point (or of the parcel), with the provisions it applies.',
+    credited: true,
+    notes:
+      'Pass lat and lng, or pfi with state; lot characteristics as for /v1/planning-provisions. One level per ' +
+      'wall-height tier (3.6 m, 6.9 m and the height limit).',
+    raises: {
+      404: {
+        description: 'No parcel at the point, or none with that PFI.',
+        message: 'No parcel lies at this point, so there is no envelope.',
+        hint: 'Ask at a point inside a lot, or by pfi and state.',
+      },
+      422: {
+        description: 'The envelope formula has no answer: no road fronts the parcel, or the setbacks consume it.',
+        message: 'No road centreline runs along any boundary of this parcel.',
+        hint: 'The envelope formula has no answer for this parcel; /v1/planning-provisions still gives its rules.',
+      },
+      503: {
+        description: 'A planning source failed.',
+        message: 'The envelope source failed for this property; other layers are unaffected. Retry later.',
+        hint: 'A planning source failed; retry shortly.',
       },
     },
   },

@@ -189,7 +189,7 @@ class RouteResponses {
     };
   }
 
-  raised(status: '404' | '502' | '503', code: ErrorCode, error: RaisedError | undefined): void {
+  raised(status: '404' | '422' | '502' | '503', code: ErrorCode, error: RaisedError | undefined): void {
     if (error) this.error(status, error.description, code, error.message, error.hint);
   }
 }
@@ -285,6 +285,7 @@ export function routeResponses(
     'The request could not be completed.',
     'Retry later; if it persists, contact support with the X-Request-Id.',
   );
+  out.raised('422', 'UNPROCESSABLE', doc?.raises?.[422]);
   out.raised('502', 'UPSTREAM_UNAVAILABLE', doc?.raises?.[502]);
   out.raised('503', 'SERVICE_UNAVAILABLE', doc?.raises?.[503]);
   // a route's own bodies for other statuses win over the shared error responses (e.g. its own 500 shape)

@@ -24,7 +24,7 @@ export type RouteDoc = {
   /** Rules between parameters (zod refinements) that per-parameter schemas cannot express. */
   notes?: string;
   /** Errors raised by the handler beyond the bad-input, auth, rate-limit and internal ones. */
-  raises?: { 404?: RaisedError; 502?: RaisedError; 503?: RaisedError };
+  raises?: { 404?: RaisedError; 422?: RaisedError; 502?: RaisedError; 503?: RaisedError };
   /** Other statuses answered with a body of the route's own; `credited` when it may carry third-party data. */
   alsoReturns?: Record<string, { description: string; schema: SchemaObject; credited?: boolean }>;
   /** Further headers of the 200 beyond the shared ones (names in HEADERS of responses.ts). */

@@ -7,7 +7,8 @@ import { planningZonesCoverage, planningZonesHealth, planningZonesMetrics } from
 import { changelog, usage } from './platform.ts';
 import { propertyGraph } from './property.ts';
 import { contoursTerrainStats, contoursVector, elevationTerrain } from './terrain.ts';
-import { envelopeByAddress, planningProvisions } from './provisions.ts';
+import { buildingEnvelope, envelopeByAddress } from './envelope.ts';
+import { planningProvisions } from './provisions.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
@@ -32,6 +33,7 @@ export const ROUTES: RouteDefinition[] = [
   elevationTerrain,
   planningProvisions,
   envelopeByAddress,
+  buildingEnvelope,
   ugbVector,
   ugbAtPoint,
   climateZone,

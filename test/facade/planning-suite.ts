@@ -161,6 +161,20 @@ export function planningSuite(mode: string, target: () => Promise<PlanningTarget
         expect(res.headers['x-service-attribution']).toBeDefined();
       });
 
+      it('draws the same envelope for the parcel by pfi (GET /api/envelope), and none off a parcel', async () => {
+        const byAddress = await get('/v1/envelope-by-address').query({ address: grz.address }).expect(200);
+        const byPfi = await get('/api/envelope').query({ pfi: grz.parcel_pfi, state: 'VIC' }).expect(200);
+        expect(byPfi.body.property).toEqual({ parcel_pfi: grz.parcel_pfi, state: 'VIC' });
+        expect(byPfi.body.envelope).toEqual(byAddress.body.envelope);
+        expect(byPfi.headers['x-service-attribution']).toBeDefined();
+        const taller = await get('/api/envelope').query({ lat: grz.lat, lng: grz.lng, wall_height_m: '7' }).expect(200);
+        expect(taller.body.property.parcel_pfi).toBe(grz.parcel_pfi);
+        const other = await t.keyWithout(['envelope.read']);
+        const denied = await get('/api/envelope', other).query({ pfi: grz.parcel_pfi, state: 'VIC' }).expect(403);
+        expect(denied.body.error).toBe('Missing scope: envelope.read');
+        await get('/api/envelope').query({ pfi: '999999999999', state: 'VIC' }).expect(404);
+      });
+
       it('answers an unmatched address 404 at the address stage, not retryable', async () => {
         const res = await get('/v1/envelope-by-address')
           .query({ address: '1 Imaginary Lane, Nowhere VIC 3999' })
