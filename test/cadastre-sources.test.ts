@@ -11,8 +11,8 @@ import { createApp } from '../rest-facade/app.ts';
 import { ArcGisLayerClient, esriRingsToGeoJSON } from '../subgraphs/cadastre/sources/arcgis.ts';
 import { CadastreSourceError } from '../subgraphs/cadastre/sources/errors.ts';
 import { CadastreFallbacks } from '../subgraphs/cadastre/sources/fallbacks.ts';
-import type { ParcelGeometry } from '../subgraphs/cadastre/sources/geometry.ts';
-import { areaM2, containsPoint, signedArea } from '../subgraphs/cadastre/sources/geometry.ts';
+import type { ParcelGeometry } from '../core/polygons.ts';
+import { areaM2, containsPoint, signedArea } from '../core/polygons.ts';
 import { LiveCadastre } from '../subgraphs/cadastre/sources/live.ts';
 import {
   FileObjectStore,

@@ -2,8 +2,8 @@ import { badRequest } from '../../core/errors.ts';
 import type { BBox } from '../../core/geo.ts';
 import { isInAustralia } from '../../core/geo.ts';
 import type { GeoJSONGeometry, Position } from '../../core/geojson.ts';
-import type { ParcelGeometry } from '../cadastre/sources/geometry.ts';
-import { areaM2, polygonsOf } from '../cadastre/sources/geometry.ts';
+import type { ParcelGeometry } from '../../core/polygons.ts';
+import { areaM2, polygonsOf } from '../../core/polygons.ts';
 
 export type TerrainPolygon = ParcelGeometry;
 

@@ -1,4 +1,4 @@
-import { areaM2, bboxOf, containsPoint } from '../cadastre/sources/geometry.ts';
+import { areaM2, bboxOf, containsPoint } from '../../core/polygons.ts';
 import type { Grid, Sample } from './dem.ts';
 import { bilinear, cellSizeMetres, hornGradient, metresPerDegree } from './dem.ts';
 import type { TerrainPolygon } from './polygon.ts';

@@ -1,7 +1,7 @@
 import type { BBox } from '../../../core/geo.ts';
 import { CadastreSourceError } from './errors.ts';
-import type { ParcelGeometry, Ring } from './geometry.ts';
-import { pointInRing, signedArea } from './geometry.ts';
+import type { ParcelGeometry, Ring } from '../../../core/polygons.ts';
+import { pointInRing, signedArea } from '../../../core/polygons.ts';
 import type { Attributes } from './state-adapters.ts';
 
 /**

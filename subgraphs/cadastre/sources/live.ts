@@ -5,7 +5,7 @@ import type { ParcelRow } from '../sql.ts';
 import type { ArcGisFeature } from './arcgis.ts';
 import { ArcGisLayerClient, sqlString } from './arcgis.ts';
 import { CadastreSourceError } from './errors.ts';
-import { areaM2, containsPoint, interiorPoint, intersectsBox } from './geometry.ts';
+import { areaM2, containsPoint, interiorPoint, intersectsBox } from '../../../core/polygons.ts';
 import type { StateAdapter } from './state-adapters.ts';
 import { STATE_ADAPTERS } from './state-adapters.ts';
 

@@ -4,8 +4,8 @@ import type { Dataset } from '../../../core/context.ts';
 import type { BBox, StateCode } from '../../../core/geo.ts';
 import type { Provenance } from '../../../core/layer.ts';
 import type { ParcelRow } from '../sql.ts';
-import type { ParcelGeometry } from './geometry.ts';
-import { boxWithin, containsPoint, intersectsBox } from './geometry.ts';
+import type { ParcelGeometry } from '../../../core/polygons.ts';
+import { boxWithin, containsPoint, intersectsBox } from '../../../core/polygons.ts';
 import type { SnapshotManifest, StateSnapshot, TileFeature } from './tiles.ts';
 import { MANIFEST_KEY, coverageKey, pfiShardKey, readJson, tileKey, tileOf, tilesOfBox } from './tiles.ts';
 

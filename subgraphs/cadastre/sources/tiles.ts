@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Dataset } from '../../../core/context.ts';
 import type { BBox, StateCode } from '../../../core/geo.ts';
 import { CadastreSourceError } from './errors.ts';
-import type { ParcelGeometry } from './geometry.ts';
+import type { ParcelGeometry } from '../../../core/polygons.ts';
 import type { ObjectStore } from './object-store.ts';
 
 /**

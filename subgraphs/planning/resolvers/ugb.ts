@@ -1,7 +1,7 @@
 import type { BBox } from '../../../core/geo.ts';
 import { AppError, badRequest } from '../../../core/errors.ts';
 import { logger } from '../../../core/logger.ts';
-import { areaM2, containsPoint } from '../../cadastre/sources/geometry.ts';
+import { areaM2, containsPoint } from '../../../core/polygons.ts';
 import { PlanningSourceError } from '../sources/errors.ts';
 import type { LivePlanningAdapter } from '../sources/live.ts';
 import { assertBBox, assertPoint, assertState, MAX_BBOX_FEATURES } from '../../../core/validate.ts';

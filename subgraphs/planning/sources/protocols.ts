@@ -1,6 +1,6 @@
 import type { ArcGisLayerClient } from '../../cadastre/sources/arcgis.ts';
-import type { ParcelGeometry } from '../../cadastre/sources/geometry.ts';
-import { areaM2, containsPoint } from '../../cadastre/sources/geometry.ts';
+import type { ParcelGeometry } from '../../../core/polygons.ts';
+import { areaM2, containsPoint } from '../../../core/polygons.ts';
 import type { BBox } from '../../../core/geo.ts';
 import { field } from '../../cadastre/sources/state-adapters.ts';
 import type { ZoneRow } from '../sql.ts';

@@ -1,5 +1,5 @@
 import type { BBox } from '../../../core/geo.ts';
-import type { ParcelGeometry } from '../../cadastre/sources/geometry.ts';
+import type { ParcelGeometry } from '../../../core/polygons.ts';
 import { PlanningSourceError } from './errors.ts';
 
 /**

@@ -2,7 +2,7 @@ import { AppError } from '../../../core/errors.ts';
 import type { BBox } from '../../../core/geo.ts';
 import type { LayerResult } from '../../../core/layer.ts';
 import { guardLayer, layerEmpty, layerOk } from '../../../core/layer.ts';
-import { bboxOf } from '../../cadastre/sources/geometry.ts';
+import { bboxOf } from '../../../core/polygons.ts';
 import type { ContourLines } from '../contour-set.ts';
 import { MAX_CONTOUR_NODES, contourLines } from '../contour-set.ts';
 import type {

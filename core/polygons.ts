@@ -1,5 +1,5 @@
-import type { GeoJSONGeometry, Position } from '../../../core/geojson.ts';
-import type { BBox } from '../../../core/geo.ts';
+import type { GeoJSONGeometry, Position } from './geojson.ts';
+import type { BBox } from './geo.ts';
 
 /**
  * Exact planar tests on WGS84 lng/lat for parcels that come from outside the database (live
