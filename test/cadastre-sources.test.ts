@@ -808,7 +808,7 @@ describe('cadastre fallbacks through the REST facade', () => {
     expect(server.requests.length - before).toBe(1);
   });
 
-  it('by-address matches a live address, then finds its parcel on the live service; over budget it is a 503', async () => {
+  it('by-address and envelope-by-address match a live address and find its parcel live; an outage is 502, over budget 503', async () => {
     // The sandbox address of the VIC fixture parcel, held as live G-NAF data for this test only.
     await db.exec(`
       INSERT INTO address.locality (dataset, locality_pid, locality_name, state, postcode)
@@ -839,6 +839,18 @@ describe('cadastre fallbacks through the REST facade', () => {
       });
       expect(ok.body.attribution).toContain(VIC_CREDIT);
       expect(ok.body.attribution).toContain('G-NAF');
+      // envelope by address runs the same stages: the live parcel is found, but the live dataset holds no
+      // road centrelines to tell its front from its sides, so the envelope formula has no answer (422)
+      const gap = await get('/v1/envelope-by-address', liveKey).query({ address: f.vicParcel.address }).expect(422);
+      expect(gap.body).toMatchObject({ success: false, stage: 'envelope', retryable: false });
+      expect(gap.body.stages[1]).toMatchObject({ stage: 'parcel', status: 'ok', source: 'live:vic/cadastre' });
+      // an upstream cadastre outage is the parcel stage's own 502, worth retrying
+      server.failWith({ kind: 'http', status: 500 });
+      const outage = await get('/v1/envelope-by-address', liveKey).query({ address: f.vicParcel.address }).expect(502);
+      expect(outage.body).toMatchObject({ success: false, stage: 'parcel', retryable: true });
+      const stages = outage.body.stages as Array<{ stage: string }>;
+      expect(stages.map((s) => s.stage)).toEqual(['address', 'parcel']);
+      expect(outage.body.stages[1]).toMatchObject({ status: 'failed', source: 'live:vic/cadastre' });
       server.failWith({ kind: 'slow', delayMs: 3000 });
       const slow = await get('/api/cadastre/by-address', liveKey)
         .query({ q: f.vicParcel.address, timeout_ms: '300' })
