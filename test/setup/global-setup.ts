@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -81,22 +91,51 @@ async function preparePostgres(baseUrl: string, tier: string, seed: number): Pro
   return databaseUrl(baseUrl, name);
 }
 
-/** On the embedded default: a PGlite folder migrated and seeded once, copied for each tier. */
+/** A half-built template older than this belongs to a run that died; younger ones may still be building. */
+const ABANDONED_BUILD_MS = 30 * 60_000;
+
+/** Removes other fingerprints' templates and abandoned half-built ones, never a build in progress. */
+function removeStaleTemplates(current: string): void {
+  for (const entry of readdirSync(CACHE_DIR, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !entry.name.startsWith('template-') || entry.name === current) continue;
+    const path = join(CACHE_DIR, entry.name);
+    const building = entry.name.endsWith('.building');
+    if (building && Date.now() - statSync(path).mtimeMs < ABANDONED_BUILD_MS) continue;
+    rmSync(path, { recursive: true, force: true });
+  }
+}
+
+/**
+ * On the embedded default: a PGlite folder migrated and seeded once, copied for each tier. Each
+ * run builds in a folder of its own and renames it into place when it is ready, so two runs side
+ * by side never delete or read each other's half-built template.
+ */
 async function preparePglite(tier: string, seed: number): Promise<string> {
-  const template = join(CACHE_DIR, `template-${fingerprint(seed)}`);
+  const name = `template-${fingerprint(seed)}`;
+  const template = join(CACHE_DIR, name);
+  mkdirSync(CACHE_DIR, { recursive: true });
   if (!existsSync(join(template, 'ready'))) {
-    mkdirSync(CACHE_DIR, { recursive: true });
-    for (const entry of readdirSync(CACHE_DIR)) {
-      if (entry.startsWith('template-')) rmSync(join(CACHE_DIR, entry), { recursive: true, force: true });
-    }
-    mkdirSync(template, { recursive: true });
-    const db = await openDatabase({ databaseUrl: undefined, dataDir: template });
+    removeStaleTemplates(name);
+    const building = join(CACHE_DIR, `${name}.${process.pid}.${tier}.building`);
+    rmSync(building, { recursive: true, force: true });
+    mkdirSync(building, { recursive: true });
+    const db = await openDatabase({ databaseUrl: undefined, dataDir: building });
     try {
       await prepareDatabase(db, { sandboxSeed: seed });
     } finally {
       await db.close();
     }
-    writeFileSync(join(template, 'ready'), new Date().toISOString());
+    writeFileSync(join(building, 'ready'), new Date().toISOString());
+    if (existsSync(template) && !existsSync(join(template, 'ready'))) {
+      // a half-built template left where the finished one goes (an interrupted older run)
+      rmSync(template, { recursive: true, force: true });
+    }
+    try {
+      renameSync(building, template);
+    } catch {
+      // another run finished the same template first: use it, drop ours
+      rmSync(building, { recursive: true, force: true });
+    }
   }
   const copy = join(CACHE_DIR, `run-${tier}-${process.pid}`);
   rmSync(copy, { recursive: true, force: true });
