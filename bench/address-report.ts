@@ -3,7 +3,7 @@
  * docs/benchmarks.md between the address markers, one per address count (a rerun replaces its
  * own count). The section and its markers are appended to the file when it has none yet.
  */
-import { writeSizedSection } from './docs-section.ts';
+import { fmt, latencyTable, writeSizedSection } from './docs-section.ts';
 import type { AddressChecks, AddressResult, AddressRouteName } from './address-phase.ts';
 import { describeChecks, P50_TARGET_MS } from './address-phase.ts';
 import type { Form } from './address-queries.ts';
@@ -63,20 +63,8 @@ once). Options, besides the lookup's \`--duration\`, \`--warmup\`, \`--initial-w
 
 `;
 
-const fmt = (n: number, digits: number) =>
-  n.toLocaleString('en-AU', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
 export function addressTable(results: readonly AddressResult[]): string {
-  const lines = [
-    '| Route | Connections | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req: facade / PostgreSQL | cores busy: other work / during run | non-2xx / errors |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-  ];
-  for (const { route, connections, m } of results) {
-    lines.push(
-      `| ${ROUTE_LABEL[route]} | ${connections} | ${fmt(m.rps, 0)} | ${fmt(m.p50, 2)} | ${fmt(m.p95, 2)} | ${fmt(m.p99, 2)} | ${fmt(m.cpuMsPerRequest, 3)} / ${fmt(m.postgresMsPerRequest, 3)} | ${fmt(m.backgroundCores, 2)} / ${fmt(m.machineBusyCores, 2)} | ${m.non2xx} / ${m.errors} |`,
-    );
-  }
-  return lines.join('\n');
+  return latencyTable(results.map(({ route, connections, m }) => ({ label: ROUTE_LABEL[route], connections, m })));
 }
 
 /** The verdict per route: p50 at the fewest connections measured against its target, and the best throughput. */

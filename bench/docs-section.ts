@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Measurement } from './load.ts';
 
 /**
  * A section of docs/benchmarks.md that a phase owns: an intro, then one subsection per dataset
@@ -23,4 +24,21 @@ export function writeSizedSection(file: string, section: SizedSection, size: num
   sizes.set(size, body.trim());
   const ordered = [...sizes.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
   writeFileSync(file, `${text.slice(0, start)}${START}\n${ordered.join('\n\n')}\n${text.slice(end)}`);
+}
+
+export const fmt = (n: number, digits: number) =>
+  n.toLocaleString('en-AU', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** One row per route and connection count: throughput, latencies, CPU per request and how busy the machine was. */
+export function latencyTable(rows: ReadonlyArray<{ label: string; connections: number; m: Measurement }>): string {
+  const lines = [
+    '| Route | Connections | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req: facade / PostgreSQL | cores busy: other work / during run | non-2xx / errors |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const { label, connections, m } of rows) {
+    lines.push(
+      `| ${label} | ${connections} | ${fmt(m.rps, 0)} | ${fmt(m.p50, 2)} | ${fmt(m.p95, 2)} | ${fmt(m.p99, 2)} | ${fmt(m.cpuMsPerRequest, 3)} / ${fmt(m.postgresMsPerRequest, 3)} | ${fmt(m.backgroundCores, 2)} / ${fmt(m.machineBusyCores, 2)} | ${m.non2xx} / ${m.errors} |`,
+    );
+  }
+  return lines.join('\n');
 }
