@@ -3,7 +3,7 @@
  * docs/benchmarks.md between the address markers, one per address count (a rerun replaces its
  * own count). The section and its markers are appended to the file when it has none yet.
  */
-import { fmt, latencyTable, writeSizedSection } from './docs-section.ts';
+import { fmt, latencyTable, SizedSection } from './docs-section.ts';
 import type { AddressChecks, AddressResult, AddressRouteName } from './address-phase.ts';
 import { describeChecks, P50_TARGET_MS } from './address-phase.ts';
 import type { Form } from './address-queries.ts';
@@ -29,10 +29,6 @@ export type AddressRunFacts = {
   facadeCommand: string;
   code: string;
 };
-
-const START = '<!-- bench:address:start -->';
-const END = '<!-- bench:address:end -->';
-const SIZE_MARK = /<!-- bench:address:addresses=(\d+) -->/;
 
 const ROUTE_LABEL: Record<AddressRouteName, string> = {
   'by-address': 'GET /api/cadastre/by-address',
@@ -63,6 +59,8 @@ once). Options, besides the lookup's \`--duration\`, \`--warmup\`, \`--initial-w
 
 `;
 
+const SECTION = new SizedSection('address', 'addresses', INTRO);
+
 export function addressTable(results: readonly AddressResult[]): string {
   return latencyTable(results.map(({ route, connections, m }) => ({ label: ROUTE_LABEL[route], connections, m })));
 }
@@ -92,7 +90,7 @@ export function addressSection(
   checks: AddressChecks,
   notes: readonly string[],
 ): string {
-  return `<!-- bench:address:addresses=${facts.addresses} -->
+  return `${SECTION.mark(facts.addresses)}
 ### ${facts.addresses.toLocaleString('en-AU')} sandbox addresses (${facts.parcels.toLocaleString('en-AU')} parcels), ${facts.date}
 
 Machine: ${facts.nproc} cores (${facts.cpus}), Node ${facts.node}, PostgreSQL ${facts.postgres} with PostGIS ${facts.postgis}.
@@ -112,10 +110,5 @@ ${notes.map((n) => `- ${n}`).join('\n')}
 
 /** Writes `body` as the subsection for its size, keeping the other sizes' subsections. */
 export function writeAddressDocs(file: string, addresses: number, body: string): void {
-  writeSizedSection(
-    file,
-    { start: START, end: END, intro: INTRO, sizeMark: SIZE_MARK, sizeMarkPrefix: '<!-- bench:address:addresses=' },
-    addresses,
-    body,
-  );
+  SECTION.write(file, addresses, body);
 }

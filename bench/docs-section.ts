@@ -3,27 +3,46 @@ import type { Measurement } from './load.ts';
 
 /**
  * A section of docs/benchmarks.md that a phase owns: an intro, then one subsection per dataset
- * size between start and end markers. A run replaces its own size's subsection and keeps the rest.
+ * size between `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->`, each subsection
+ * opened by `<!-- bench:<name>:<sizeKey>=<size> -->`. A run replaces its own size's subsection.
  */
-export type SizedSection = { start: string; end: string; intro: string; sizeMark: RegExp; sizeMarkPrefix: string };
+export class SizedSection {
+  private readonly start: string;
+  private readonly end: string;
+  private readonly markPrefix: string;
 
-export function writeSizedSection(file: string, section: SizedSection, size: number, body: string): void {
-  const { start: START, end: END } = section;
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  if (!text.includes(START)) text = `${text.trimEnd()}\n\n${section.intro}${START}\n${END}\n`;
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${file} has no ${START} ... ${END} block`);
-  const inner = text.slice(start + START.length, end);
-  const sizes = new Map<number, string>();
-  const prefix = section.sizeMarkPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  for (const part of inner.split(new RegExp(`(?=${prefix}\\d+ -->)`))) {
-    const found = section.sizeMark.exec(part)?.[1];
-    if (found) sizes.set(Number(found), part.trim());
+  constructor(
+    name: string,
+    sizeKey: string,
+    private readonly intro: string,
+  ) {
+    this.start = `<!-- bench:${name}:start -->`;
+    this.end = `<!-- bench:${name}:end -->`;
+    this.markPrefix = `<!-- bench:${name}:${sizeKey}=`;
   }
-  sizes.set(size, body.trim());
-  const ordered = [...sizes.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
-  writeFileSync(file, `${text.slice(0, start)}${START}\n${ordered.join('\n\n')}\n${text.slice(end)}`);
+
+  /** The line that opens a size's subsection. */
+  mark(size: number): string {
+    return `${this.markPrefix}${size} -->`;
+  }
+
+  /** Writes `body` (opened by `mark(size)`) as its size's subsection, keeping the other sizes'. */
+  write(file: string, size: number, body: string): void {
+    const { start: START, end: END } = this;
+    let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+    if (!text.includes(START)) text = `${text.trimEnd()}\n\n${this.intro}${START}\n${END}\n`;
+    const start = text.indexOf(START);
+    const end = text.indexOf(END);
+    if (start < 0 || end < start) throw new Error(`${file} has no ${START} ... ${END} block`);
+    const sizes = new Map<number, string>();
+    for (const part of text.slice(start + START.length, end).split(this.markPrefix)) {
+      const found = /^(\d+) -->/.exec(part)?.[1];
+      if (found) sizes.set(Number(found), `${this.markPrefix}${part}`.trim());
+    }
+    sizes.set(size, body.trim());
+    const ordered = [...sizes.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
+    writeFileSync(file, `${text.slice(0, start)}${START}\n${ordered.join('\n\n')}\n${text.slice(end)}`);
+  }
 }
 
 export const fmt = (n: number, digits: number) =>

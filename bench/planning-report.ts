@@ -3,7 +3,7 @@
  * docs/benchmarks.md between the planning markers, one per parcel count (a rerun replaces its
  * own count). The section and its markers are appended to the file when it has none yet.
  */
-import { fmt, latencyTable, writeSizedSection } from './docs-section.ts';
+import { fmt, latencyTable, SizedSection } from './docs-section.ts';
 import type { PlanningChecks } from './planning-checks.ts';
 import { describePlanningChecks, MIN_CORRECT } from './planning-checks.ts';
 import type { PlanningResult } from './planning-phase.ts';
@@ -37,10 +37,6 @@ export type PlanningRunFacts = {
   facadeCommand: string;
   code: string;
 };
-
-const START = '<!-- bench:planning:start -->';
-const END = '<!-- bench:planning:end -->';
-const SIZE_MARK = /<!-- bench:planning:parcels=(\d+) -->/;
 
 const families = Object.entries(RESIDENTIAL_FAMILIES)
   .map(([state, codes]) => `${state} ${codes.join(', ')}`)
@@ -76,6 +72,8 @@ seeded once). Options, besides the lookup's \`--duration\`, \`--warmup\`, \`--in
 \`--planning-connections 1,8\` (the connection counts measured; the first is the latency one).
 
 `;
+
+const SECTION = new SizedSection('planning', 'parcels', INTRO);
 
 const ROUTE_LABEL: Record<PlanningRouteName, string> = {
   provisions: `GET ${ROUTE_PATH.provisions}`,
@@ -116,7 +114,7 @@ export function planningSection(
   checks: PlanningChecks,
   notes: readonly string[],
 ): string {
-  return `<!-- bench:planning:parcels=${facts.parcels} -->
+  return `${SECTION.mark(facts.parcels)}
 ### ${facts.parcels.toLocaleString('en-AU')} sandbox parcels (${facts.addresses.toLocaleString('en-AU')} addresses), ${facts.date}
 
 Machine: ${facts.nproc} cores (${facts.cpus}), Node ${facts.node}, PostgreSQL ${facts.postgres} with PostGIS ${facts.postgis}.
@@ -136,10 +134,5 @@ ${notes.map((n) => `- ${n}`).join('\n')}
 
 /** Writes `body` as the subsection for its size, keeping the other sizes' subsections. */
 export function writePlanningDocs(file: string, parcels: number, body: string): void {
-  writeSizedSection(
-    file,
-    { start: START, end: END, intro: INTRO, sizeMark: SIZE_MARK, sizeMarkPrefix: '<!-- bench:planning:parcels=' },
-    parcels,
-    body,
-  );
+  SECTION.write(file, parcels, body);
 }

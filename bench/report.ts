@@ -2,7 +2,7 @@
  * The benchmark's outputs: a markdown table on stdout and a dated section in docs/benchmarks.md,
  * between the lookup markers, one subsection per dataset size (a rerun replaces its own size).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { SizedSection } from './docs-section.ts';
 import type { Measurement } from './load.ts';
 
 export type ServerName = 'bare' | 'facade';
@@ -28,10 +28,6 @@ export type RunFacts = {
 };
 
 export const TARGET_RATIO = 0.5;
-
-const START = '<!-- bench:lookup:start -->';
-const END = '<!-- bench:lookup:end -->';
-const SIZE_MARK = /<!-- bench:lookup:parcels=(\d+) -->/;
 
 const SERVER_LABEL: Record<ServerName, string> = {
   bare: 'bare (node:http + pg)',
@@ -65,6 +61,8 @@ each measurement. Read the ratio and the CPU per request more than the absolute 
 the database, so \`bench/facade-server.ts\` builds the same runtime and app without preparing the database.
 
 `;
+
+const SECTION = new SizedSection('lookup', 'parcels', INTRO);
 
 const fmt = (n: number, digits: number) =>
   n.toLocaleString('en-AU', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -100,7 +98,7 @@ export function verdict(results: readonly RouteResult[]): string {
 }
 
 export function section(facts: RunFacts, results: readonly RouteResult[], notes: readonly string[]): string {
-  return `<!-- bench:lookup:parcels=${facts.parcels} -->
+  return `${SECTION.mark(facts.parcels)}
 ### ${facts.parcels.toLocaleString('en-AU')} sandbox parcels, ${facts.date}
 
 Machine: ${facts.nproc} cores (${facts.cpus}), Node ${facts.node}, PostgreSQL ${facts.postgres} with PostGIS ${facts.postgis}.
@@ -115,19 +113,7 @@ ${notes.map((n) => `- ${n}`).join('\n')}
 `;
 }
 
-/** Writes `body` as the subsection for its dataset size, keeping the other sizes' subsections. */
+/** Writes `body` as the subsection for its size, keeping the other sizes' subsections. */
 export function writeDocs(file: string, parcels: number, body: string): void {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : `${INTRO}${START}\n${END}\n`;
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${file} has no ${START} ... ${END} block`);
-  const inner = text.slice(start + START.length, end);
-  const sizes = new Map<number, string>();
-  for (const part of inner.split(/(?=<!-- bench:lookup:parcels=\d+ -->)/)) {
-    const size = SIZE_MARK.exec(part)?.[1];
-    if (size) sizes.set(Number(size), part.trim());
-  }
-  sizes.set(parcels, body.trim());
-  const ordered = [...sizes.entries()].sort(([a], [b]) => a - b).map(([, part]) => part);
-  writeFileSync(file, `${text.slice(0, start)}${START}\n${ordered.join('\n\n')}\n${text.slice(end)}`);
+  SECTION.write(file, parcels, body);
 }

@@ -4,6 +4,7 @@ import type { Runtime } from '../gateway/runtime.ts';
 import { startRuntime } from '../gateway/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 import type { FixtureFeature } from './support/arcgis-server.ts';
+import { square } from './support/planning-services.ts';
 import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 import type { WfsTestServer } from './support/wfs-server.ts';
 import { startWfsServer } from './support/wfs-server.ts';
@@ -12,19 +13,6 @@ import { startWfsServer } from './support/wfs-server.ts';
 const MICKLEHAM = { lat: -37.54, lng: 144.88 };
 /** West of the boundary polygon below: rural land outside the UGB. */
 const OUTSIDE = { lat: -37.54, lng: 144.84 };
-
-const square = (lng: number, lat: number, half: number) => ({
-  type: 'Polygon' as const,
-  coordinates: [
-    [
-      [lng - half, lat - half],
-      [lng + half, lat - half],
-      [lng + half, lat + half],
-      [lng - half, lat + half],
-      [lng - half, lat - half],
-    ],
-  ],
-});
 
 const UGB: FixtureFeature = {
   geometry: square(MICKLEHAM.lng, MICKLEHAM.lat, 0.02),

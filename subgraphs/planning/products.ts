@@ -5,6 +5,7 @@ import type { BBox } from '../../core/geo.ts';
 import type { Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { RoadLine } from './envelope/boundaries.ts';
+import type { AssessmentOutcome } from './resolvers/assessment.ts';
 import type { ClimateRow, RoadRow, UgbFeatureRow, UgbPointRow } from './sql.ts';
 import { CLIMATE_AT_POINTS, ROADS_NEAR_PARCELS, UGB_AT_POINTS, UGB_IN_BBOX } from './sql.ts';
 
@@ -26,6 +27,8 @@ export class ProductsData {
   readonly roadsNear: DataLoader<ParcelShapeKey, RoadLine[], string>;
   readonly ugbAt: DataLoader<PointKey, UgbAtPointRow, string>;
   readonly climateAt: DataLoader<PointKey, number | null, string>;
+  /** Each lot's assessment in this request: provisions and envelope of one property share it. */
+  readonly assessments = new Map<string, Promise<AssessmentOutcome>>();
 
   constructor(
     private readonly deps: SubgraphDeps,

@@ -35,6 +35,9 @@ export type Assessment = {
   provenance: Provenance | null;
 };
 
+/** An assessment, or the layer to answer instead (the planning source failed, or no point to assess at). */
+export type AssessmentOutcome = Assessment | LayerResult<never>;
+
 /** Area of a parcel in square metres, on the ellipsoid (a local frame per polygon). */
 export function parcelAreaM2(geometry: GeoJSONGeometry): number {
   return polygonsOf(geometry).reduce((sum, polygon) => {
@@ -77,11 +80,26 @@ function lotFacts(
  * The assessment of a property's lot, or the layer to answer instead when the planning source
  * failed or the property has no point to be assessed at.
  */
-export async function assess(
+export function assess(
   property: PlanningProperty,
   given: LotCharacteristicsInput | null,
   ctx: PlanningContext,
-): Promise<Assessment | LayerResult<never>> {
+): Promise<AssessmentOutcome> {
+  // provisions and envelope of one property (the property graph asks both) share one assessment
+  const { state, parcel_pfi, location } = property;
+  const key = `assess:${state}:${parcel_pfi ?? ''}:${location?.lng},${location?.lat}:${JSON.stringify(given ?? {})}`;
+  const known = ctx.products.assessments.get(key);
+  if (known) return known;
+  const made = assessLot(property, given, ctx);
+  ctx.products.assessments.set(key, made);
+  return made;
+}
+
+async function assessLot(
+  property: PlanningProperty,
+  given: LotCharacteristicsInput | null,
+  ctx: PlanningContext,
+): Promise<AssessmentOutcome> {
   const planning = await planningLayer(property, ctx);
   if (planning.status === 'error' || planning.status === 'skipped') {
     return { ...planning, data: null };

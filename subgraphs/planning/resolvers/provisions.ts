@@ -1,6 +1,7 @@
 import { guardLayer, layerOk } from '../../../core/layer.ts';
 import type { LayerResult } from '../../../core/layer.ts';
 import type { PlanningContext, PlanningProperty } from '../data.ts';
+import type { ClassifiedEdge } from '../envelope/boundaries.ts';
 import { boundaryOf } from '../envelope/envelope.ts';
 import type {
   AppliedRule,
@@ -32,36 +33,22 @@ const percentRule = (
 /** The rule applied to each boundary: measured edges where the parcel was classified, else one per kind. */
 function appliedRules(assessment: Assessment, wallHeightM: number): AppliedRule[] {
   const { provisions, classification } = assessment;
-  if (classification?.ok) {
-    return classification.edges.map((edge) => {
-      const applied = setbackAt(provisions, boundaryOf(edge), wallHeightM);
-      return {
-        boundary: edge.kind,
-        edge: edge.index,
-        length_m: edge.length_m,
-        facing_deg: edge.facing_deg,
-        road_name: edge.road?.name ?? null,
-        wall_height_m: wallHeightM,
-        setback_m: applied.metres,
-        rule: applied.rule,
-        reference: applied.reference,
-      };
-    });
-  }
-  return (['front', 'side', 'rear'] as const).map((kind) => {
-    const applied = setbackAt(provisions, kind, wallHeightM);
+  const rule = (kind: AppliedRule['boundary'], edge: ClassifiedEdge | null): AppliedRule => {
+    const applied = setbackAt(provisions, edge ? boundaryOf(edge) : kind, wallHeightM);
     return {
       boundary: kind,
-      edge: null,
-      length_m: null,
-      facing_deg: null,
-      road_name: null,
+      edge: edge?.index ?? null,
+      length_m: edge?.length_m ?? null,
+      facing_deg: edge?.facing_deg ?? null,
+      road_name: edge?.road?.name ?? null,
       wall_height_m: wallHeightM,
       setback_m: applied.metres,
       rule: applied.rule,
       reference: applied.reference,
     };
-  });
+  };
+  if (classification?.ok) return classification.edges.map((edge) => rule(edge.kind, edge));
+  return (['front', 'side', 'rear'] as const).map((kind) => rule(kind, null));
 }
 
 /** The longest side boundary a wall could run along: what the wall-on-boundary allowance is worked out for. */

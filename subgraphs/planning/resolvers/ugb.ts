@@ -4,6 +4,7 @@ import { logger } from '../../../core/logger.ts';
 import { areaM2, containsPoint } from '../../../core/polygons.ts';
 import { PlanningSourceError } from '../sources/errors.ts';
 import type { LivePlanningAdapter } from '../sources/live.ts';
+import { pointBox } from '../sources/protocols.ts';
 import { assertBBox, assertPoint, assertState, MAX_BBOX_FEATURES } from '../../../core/validate.ts';
 import type { PlanningContext } from '../data.ts';
 import type { UgbAtPoint, UgbCollection } from '../generated/resolvers-types.ts';
@@ -88,9 +89,6 @@ export async function ugbInBBox(bbox: BBox, stateInput: string, ctx: PlanningCon
   return { status: features.length > 0 ? 'ok' : 'no_data', ...provenance, message: null, features };
 }
 
-/** Half a centimetre: the window a point query asks a service for. */
-const POINT_BOX = 5e-8;
-
 const liveProvenance = (live: LivePlanningAdapter) => ({
   source: `live:${live.state.toLowerCase()}/ugb`,
   attribution: live.provenance.attribution,
@@ -113,8 +111,7 @@ async function liveUgbAtPoint(
 ): Promise<UgbAtPoint> {
   const provenance = liveProvenance(live);
   try {
-    const box = { west: lng - POINT_BOX, south: lat - POINT_BOX, east: lng + POINT_BOX, north: lat + POINT_BOX };
-    const around = await live.ugbInBBox(box);
+    const around = await live.ugbInBBox(pointBox(lng, lat));
     const inside = around
       .filter((f) => containsPoint(f.geometry, lng, lat))
       .sort((a, b) => areaM2(a.geometry) - areaM2(b.geometry))[0];

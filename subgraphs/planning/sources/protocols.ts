@@ -45,6 +45,14 @@ type Polygonal = { attributes: Record<string, unknown>; geometry: ParcelGeometry
 /** Half a centimetre: the box a point query asks for, so a service's index answers it. */
 const POINT_BOX = 5e-8;
 
+/** The window a point query asks a service for. */
+export const pointBox = (lng: number, lat: number): BBox => ({
+  west: lng - POINT_BOX,
+  south: lat - POINT_BOX,
+  east: lng + POINT_BOX,
+  north: lat + POINT_BOX,
+});
+
 /**
  * The controls under a point, held to the mirror's rules: only polygons that really contain it
  * (services match by bounding box or tolerance), and of overlapping zones the smallest.
@@ -91,7 +99,7 @@ export class WfsPlanning implements PlanningProtocol {
 
   async lookup(lng: number, lat: number): Promise<LivePlanningAnswer> {
     const { zoneType, overlayType, fields } = this.profile.wfs;
-    const bbox = { west: lng - POINT_BOX, south: lat - POINT_BOX, east: lng + POINT_BOX, north: lat + POINT_BOX };
+    const bbox = pointBox(lng, lat);
     const [zones, overlays] = await Promise.all([
       this.client.getFeatures({ typeName: zoneType, bbox }),
       overlayType ? this.client.getFeatures({ typeName: overlayType, bbox }) : Promise.resolve([]),
