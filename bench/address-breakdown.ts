@@ -249,7 +249,7 @@ async function main(): Promise<void> {
       run: (q) => pgGenericRunner('address', firstStatement(q)),
     },
     {
-      name: 'budgeted runner, default budget: Prisma $queryRaw, our deadline',
+      name: "budgeted runner, default budget: Prisma's driver adapter (db.sql), our deadline",
       run: (q) => budgetedRunner(db, STAGE_BUDGET.defaultMs)('address', firstStatement(q)),
     },
     {
@@ -301,7 +301,7 @@ async function main(): Promise<void> {
       run: (p) => pgGenericRunner('suggestion', suggestSql(p)),
     },
     {
-      name: 'budgeted runner, default budget: Prisma $queryRaw, our deadline',
+      name: "budgeted runner, default budget: Prisma's driver adapter (db.sql), our deadline",
       run: (p) => budgetedRunner(db, STAGE_BUDGET.defaultMs)('suggestion', suggestSql(p)),
     },
     {

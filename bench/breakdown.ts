@@ -1,6 +1,7 @@
 /**
  * Where a facade lookup's time goes, layer by layer, in one process: the same lookups run
- * through raw pg, Prisma's $queryRaw, the cadastre subgraph's GraphQL execute, the gateway
+ * through raw pg, Prisma Client's $queryRaw, Prisma's driver adapter (`db.sql`, what the
+ * layers use), the cadastre subgraph's GraphQL execute, the gateway
  * (Apollo Server + query planner + in-process subgraph) and the route handler (zod + handle),
  * each at the same concurrency. Each layer includes the ones before it, so the differences in
  * Node CPU per lookup are the cost of each layer. Two loopback HTTP stages follow, client and
@@ -101,8 +102,12 @@ async function main(): Promise<void> {
       },
     },
     {
-      name: 'prisma.$queryRaw (same SQL)',
+      name: 'Prisma Client $queryRaw (same SQL; not what the layers use)',
       run: (p) => db.prisma.$queryRaw(PARCELS_AT_POINTS('sandbox', [p.state], [p.lng], [p.lat])),
+    },
+    {
+      name: "db.sql: Prisma's driver adapter (same SQL, as the cadastre runs it)",
+      run: (p) => db.sql(PARCELS_AT_POINTS('sandbox', [p.state], [p.lng], [p.lat])),
     },
     {
       name: 'cadastre subgraph: graphql execute',

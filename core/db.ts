@@ -5,8 +5,11 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
+import type { Prisma } from '../generated/prisma/client.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from './config.ts';
+import { driverError, driverQuery, rowsOf } from './driver-sql.ts';
 import { logger } from './logger.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -14,12 +17,19 @@ export type DatabaseKind = 'postgres' | 'pglite';
 export type QueryFn = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
 
 /**
- * One database handle for the whole process. Layers query through Prisma
- * (`prisma.$queryRaw` for PostGIS); `exec` runs multi-statement scripts (migrations, bulk loads).
+ * One database handle for the whole process. Layers run their named PostGIS statements with
+ * `sql` (Prisma's driver adapter); the platform's tables go through Prisma Client's models;
+ * `exec` runs multi-statement scripts (migrations, bulk loads).
  */
 export interface Database {
   readonly kind: DatabaseKind;
   readonly prisma: PrismaClient;
+  /**
+   * Runs one named statement (a `Prisma.sql` template of a layer's sql.ts) on Prisma's driver
+   * adapter, skipping Prisma Client's request pipeline; the rows are those `prisma.$queryRaw`
+   * returns for the same statement.
+   */
+  sql<T>(query: Prisma.Sql): Promise<T[]>;
   /** Runs a script of one or more statements without parameters, on one connection; an open transaction is rolled back on failure. */
   exec(sql: string): Promise<void>;
   /** Runs one parameterised statement and returns its rows; for loaders that bypass Prisma's row mapping. */
@@ -70,9 +80,31 @@ function readSocketRecord(dataDir: string): SocketRecord | undefined {
 }
 
 export type OpenOptions = {
-  /** Called with the SQL of every query Prisma sends: instrumentation, and the batching tests. */
+  /** Called with the SQL of every query sent through Prisma: instrumentation, and the batching tests. */
   onQuery?: (sql: string) => void;
 };
+
+type DriverSql = { sql: Database['sql']; dispose(): Promise<void> };
+
+function driverSql(connecting: Promise<SqlDriverAdapter>, options: OpenOptions): DriverSql {
+  // An unused handle must not leave a rejected promise unobserved.
+  connecting.catch(() => undefined);
+  return {
+    async sql<T>(query: Prisma.Sql): Promise<T[]> {
+      const request = driverQuery(query);
+      options.onQuery?.(request.sql);
+      const driver = await connecting;
+      try {
+        return rowsOf<T>(await driver.queryRaw(request));
+      } catch (error) {
+        throw driverError(error);
+      }
+    },
+    async dispose() {
+      await (await connecting.catch(() => null))?.dispose();
+    },
+  };
+}
 
 type Adapter = NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>;
 
@@ -107,9 +139,11 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
   // preparing the same statement name would collide.
   const adapter = new PrismaPg(pool, kind === 'postgres' ? { statementNameGenerator: statementName } : {});
   const prisma = prismaClient(adapter, options);
+  const driver = driverSql(adapter.connect(), options);
   return {
     kind,
     prisma,
+    sql: driver.sql,
     url,
     async exec(sql) {
       // One connection for the whole script, rolled back on failure: a script that opened a
@@ -159,6 +193,7 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
     },
     async close() {
       await prisma.$disconnect();
+      await driver.dispose();
       await pool.end();
     },
   };
@@ -183,10 +218,13 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
   const port = Number(/:(\d+)$/.exec(server.getServerConn())?.[1]);
   const socketFile = join(dataDir, SOCKET_FILE);
   writeFileSync(socketFile, JSON.stringify({ port, pid: process.pid } satisfies SocketRecord));
-  const prisma = prismaClient(new PrismaPGlite(db), options);
+  const adapter = new PrismaPGlite(db);
+  const prisma = prismaClient(adapter, options);
+  const driver = driverSql(adapter.connect(), options);
   return {
     kind: 'pglite',
     prisma,
+    sql: driver.sql,
     url: pgliteUrl(port),
     async exec(sql) {
       try {
@@ -211,6 +249,7 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
     },
     async close() {
       await prisma.$disconnect();
+      await driver.dispose();
       await server.stop();
       rmSync(socketFile, { force: true });
       await db.close();

@@ -752,6 +752,7 @@ describe('sandbox loaded into PostGIS', () => {
     const failing: Database = {
       kind: db.kind,
       prisma: db.prisma,
+      sql: (query) => db.sql(query),
       url: db.url,
       exec: (sql) => db.exec(sql),
       query: (sql, params) => db.query(sql, params),

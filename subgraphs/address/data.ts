@@ -35,7 +35,7 @@ export function budgetedRunner(db: Database, budgetMs: number, onServer = false)
               db.prisma.$queryRaw<T[]>(sql),
             ])
             .then(([, rows]) => rows)
-        : db.prisma.$queryRaw<T[]>(sql);
+        : db.sql<T>(sql);
     try {
       return await withinBudget(stage, ms, query);
     } catch (error) {
@@ -72,15 +72,15 @@ export class AddressData {
     private readonly scope: RequestScope,
     private readonly localities: LocalityCache,
   ) {
-    const prisma = deps.db.prisma;
+    const db = deps.db;
     this.byGnafPid = new DataLoader(async (pids) => {
-      const rows = await prisma.$queryRaw<AddressRow[]>(ADDRESSES_BY_GNAF_PID(scope.dataset, [...pids]));
+      const rows = await db.sql<AddressRow>(ADDRESSES_BY_GNAF_PID(scope.dataset, [...pids]));
       const byPid = new Map(rows.map((r) => [r.gnaf_pid, r]));
       return pids.map((pid) => byPid.get(pid) ?? null);
     });
     this.byParcel = new DataLoader(
       async (keys) => {
-        const rows = await prisma.$queryRaw<AddressRow[]>(
+        const rows = await db.sql<AddressRow>(
           PRINCIPAL_ADDRESS_BY_PARCEL(
             scope.dataset,
             keys.map((k) => k.state),
@@ -105,7 +105,7 @@ export class AddressData {
   }
 
   addressesOnParcel(state: string, pfi: string): Promise<AddressRow[]> {
-    return this.deps.db.prisma.$queryRaw<AddressRow[]>(ADDRESSES_ON_PARCEL(this.scope.dataset, state, pfi));
+    return this.deps.db.sql<AddressRow>(ADDRESSES_ON_PARCEL(this.scope.dataset, state, pfi));
   }
 
   provenance(state: string) {

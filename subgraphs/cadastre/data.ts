@@ -62,11 +62,11 @@ export class CadastreData {
     private readonly scope: RequestScope,
     private readonly fallbacks: CadastreFallbacks,
   ) {
-    const prisma = deps.db.prisma;
+    const db = deps.db;
     const { dataset } = scope;
     this.parcelByKey = new DataLoader(
       async (keys) => {
-        const rows = await prisma.$queryRaw<ParcelRow[]>(
+        const rows = await db.sql<ParcelRow>(
           PARCELS_BY_PFI(
             dataset,
             keys.map((k) => k.state),
@@ -80,7 +80,7 @@ export class CadastreData {
     );
     this.parcelAtPoint = new DataLoader(
       async (keys) => {
-        const rows = await prisma.$queryRaw<Indexed<ParcelRow>[]>(
+        const rows = await db.sql<Indexed<ParcelRow>>(
           PARCELS_AT_POINTS(
             dataset,
             keys.map((k) => k.state),
@@ -95,7 +95,7 @@ export class CadastreData {
     );
     this.coveredAt = new DataLoader(
       async (keys) => {
-        const rows = await prisma.$queryRaw<{ i: number }[]>(
+        const rows = await db.sql<{ i: number }>(
           COVERED_POINTS(
             dataset,
             keys.map((k) => k.state),
@@ -171,18 +171,18 @@ export class CadastreData {
 
   /** Parcels of a lot on a plan (or of the whole plan), with one row past the limit. */
   parcelsByLotPlan(state: string, ref: { spi: string | null; lot: string | null; plan: string }, limit: number) {
-    return this.deps.db.prisma.$queryRaw<ParcelRow[]>(
+    return this.deps.db.sql<ParcelRow>(
       PARCELS_BY_LOT_PLAN(this.scope.dataset, state, ref.spi, ref.lot, ref.plan, limit),
     );
   }
 
   /** Parcels in a window, with one row past the limit so the caller can refuse an over-full window. */
   parcelsInBBox(state: string, bbox: BBox, limit: number) {
-    return this.deps.db.prisma.$queryRaw<ParcelRow[]>(PARCELS_IN_BBOX(this.scope.dataset, state, bbox, limit));
+    return this.deps.db.sql<ParcelRow>(PARCELS_IN_BBOX(this.scope.dataset, state, bbox, limit));
   }
 
   async bboxCoverage(state: string, bbox: BBox): Promise<{ touches: boolean; holds: boolean }> {
-    const [row] = await this.deps.db.prisma.$queryRaw<{ touches: boolean; holds: boolean }[]>(
+    const [row] = await this.deps.db.sql<{ touches: boolean; holds: boolean }>(
       BBOX_COVERAGE(this.scope.dataset, state, bbox),
     );
     return { touches: row?.touches === true, holds: row?.holds === true };

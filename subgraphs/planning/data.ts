@@ -45,7 +45,7 @@ export class PlanningData {
   ) {
     this.atPoint = new DataLoader(
       async (keys) => {
-        const rows = await deps.db.prisma.$queryRaw<PlanningRow[]>(
+        const rows = await deps.db.sql<PlanningRow>(
           PLANNING_AT_POINTS(
             scope.dataset,
             keys.map((k) => k.state),

@@ -34,11 +34,11 @@ export class ProductsData {
     private readonly deps: SubgraphDeps,
     private readonly scope: RequestScope,
   ) {
-    const prisma = deps.db.prisma;
+    const db = deps.db;
     const { dataset } = scope;
     this.roadsNear = new DataLoader(
       async (keys) => {
-        const rows = await prisma.$queryRaw<RoadRow[]>(
+        const rows = await db.sql<RoadRow>(
           ROADS_NEAR_PARCELS(
             dataset,
             keys.map((k) => k.state),
@@ -55,7 +55,7 @@ export class ProductsData {
     );
     this.ugbAt = new DataLoader(
       async (keys) => {
-        const rows = await prisma.$queryRaw<UgbPointRow[]>(
+        const rows = await db.sql<UgbPointRow>(
           UGB_AT_POINTS(
             dataset,
             keys.map((k) => k.state),
@@ -80,7 +80,7 @@ export class ProductsData {
     );
     this.climateAt = new DataLoader(
       async (keys) => {
-        const rows = await prisma.$queryRaw<ClimateRow[]>(
+        const rows = await db.sql<ClimateRow>(
           CLIMATE_AT_POINTS(
             dataset,
             keys.map((k) => k.state),
@@ -97,7 +97,7 @@ export class ProductsData {
 
   /** UGB polygons in a window; one more than `limit` is asked for, so an overfull window can be refused. */
   ugbInBBox(state: string, bbox: BBox, limit: number): Promise<UgbFeatureRow[]> {
-    return this.deps.db.prisma.$queryRaw<UgbFeatureRow[]>(
+    return this.deps.db.sql<UgbFeatureRow>(
       UGB_IN_BBOX(this.scope.dataset, state, bbox.west, bbox.south, bbox.east, bbox.north, limit + 1),
     );
   }

@@ -41,7 +41,7 @@ export class TerrainData {
   ) {
     this.tiles = new DataLoader(
       async (keys) => {
-        const rows = await deps.db.prisma.$queryRaw<DemTileRow[]>(
+        const rows = await deps.db.sql<DemTileRow>(
           DEM_TILES_FOR_WINDOWS(
             scope.dataset,
             keys.map((k) => k.state),
