@@ -51,51 +51,57 @@ function asText(value: unknown): string {
   return typeof value === 'number' || typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
 }
 
-function scalarValue(value: unknown, type: number): unknown {
-  if (value === null) return null;
+type Convert = (value: unknown) => unknown;
+
+/** How a value of one column type becomes what Prisma Client returns; null where it stays as the adapter gave it. */
+function scalarConverter(type: number): Convert | null {
   switch (type) {
     case ColumnTypeEnum.Int32:
-      return Math.trunc(Number(value));
+      return (value) => Math.trunc(Number(value));
     case ColumnTypeEnum.Int64:
-      return typeof value === 'number' ? BigInt(Math.trunc(value)) : BigInt(asText(value));
+      return (value) => (typeof value === 'number' ? BigInt(Math.trunc(value)) : BigInt(asText(value)));
     case ColumnTypeEnum.Numeric:
-      return new Prisma.Decimal(asText(value));
+      return (value) => new Prisma.Decimal(asText(value));
     case ColumnTypeEnum.Boolean:
-      return typeof value === 'boolean' ? value : value === 'true' || value === '1' || value === 1;
+      return (value) => (typeof value === 'boolean' ? value : value === 'true' || value === '1' || value === 1);
     case ColumnTypeEnum.Json:
-      return typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+      return (value) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
     case ColumnTypeEnum.Date:
     case ColumnTypeEnum.DateTime:
-      return new Date(asText(value));
+      return (value) => new Date(asText(value));
     case ColumnTypeEnum.Time:
-      return new Date(`${TIME_BASE}${asText(value)}Z`);
+      return (value) => new Date(`${TIME_BASE}${asText(value)}Z`);
     case ColumnTypeEnum.Bytes:
-      return new Uint8Array(value as Uint8Array);
+      return (value) => new Uint8Array(value as Uint8Array);
     default:
-      return value;
+      return null;
   }
 }
 
 /** Array column types are their element type plus 64 (see ColumnTypeEnum). */
 const ARRAY_OFFSET = ColumnTypeEnum.Int32Array - ColumnTypeEnum.Int32;
 
-function columnValue(value: unknown, type: number): unknown {
-  if (value === null) return null;
-  if (type >= ColumnTypeEnum.Int32Array && type < ColumnTypeEnum.UnknownNumber && Array.isArray(value)) {
-    const element = type === ColumnTypeEnum.EnumArray ? ColumnTypeEnum.Text : type - ARRAY_OFFSET;
-    return value.map((item: unknown) => scalarValue(item, element));
-  }
-  return scalarValue(value, type);
+function columnConverter(type: number): Convert | null {
+  if (type < ColumnTypeEnum.Int32Array || type >= ColumnTypeEnum.UnknownNumber) return scalarConverter(type);
+  const element = scalarConverter(type === ColumnTypeEnum.EnumArray ? ColumnTypeEnum.Text : type - ARRAY_OFFSET);
+  if (!element) return null;
+  return (value) =>
+    Array.isArray(value) ? value.map((item: unknown) => (item === null ? null : element(item))) : element(value);
 }
 
 /** The adapter's rows (arrays of column values) as objects keyed by column name. */
 export function rowsOf<T>(result: SqlResultSet): T[] {
   const { columnNames, columnTypes, rows } = result;
+  // Worked out once per result, not per value: most columns (text, floats) pass through as they are.
+  const converters = columnTypes.map(columnConverter);
   const width = columnNames.length;
   return rows.map((values) => {
     const row: Record<string, unknown> = {};
-    for (let i = 0; i < width; i++)
-      row[columnNames[i] as string] = columnValue(values[i] ?? null, columnTypes[i] ?? -1);
+    for (let i = 0; i < width; i++) {
+      const value = values[i] ?? null;
+      const convert = converters[i];
+      row[columnNames[i] as string] = value === null || !convert ? value : convert(value);
+    }
     return row as T;
   });
 }

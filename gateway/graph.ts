@@ -11,6 +11,7 @@ import type { SubgraphName } from '../subgraphs/index.ts';
 import { composeSupergraph } from './compose.ts';
 import type { GatewayContext } from './datasources.ts';
 import { HttpSubgraphDataSource, InProcessSubgraphDataSource } from './datasources.ts';
+import { GatewayOperations } from './operations.ts';
 
 export type GraphMode =
   | { kind: 'embedded'; subgraphs: Record<SubgraphName, Subgraph> }
@@ -18,7 +19,10 @@ export type GraphMode =
 
 export type GraphResult<TData> = { data?: TData | null; errors?: readonly GraphQLFormattedError[] };
 
-/** The composed graph: an Apollo server over the gateway, callable in-process by the facade. */
+/**
+ * The composed graph: an Apollo server over the gateway for /graphql, and `execute` for the
+ * facade's own operations, which go to the same gateway's executor directly.
+ */
 export type Graph = {
   apollo: ApolloServer<GatewayContext>;
   execute<TData>(query: string, variables: Record<string, unknown>, scope: RequestScope): Promise<GraphResult<TData>>;
@@ -57,15 +61,12 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
     },
     plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
   });
+  const operations = new GatewayOperations(gateway);
   await apollo.start();
   return {
     apollo,
-    async execute<TData>(query: string, variables: Record<string, unknown>, scope: RequestScope) {
-      const response = await apollo.executeOperation<TData>({ query, variables }, { contextValue: { scope } });
-      if (response.body.kind !== 'single') throw new Error('Incremental delivery is not used by the facade.');
-      const { data, errors } = response.body.singleResult;
-      return { data, errors };
-    },
+    execute: <TData>(query: string, variables: Record<string, unknown>, scope: RequestScope) =>
+      operations.execute<TData>(query, variables, scope),
     stop: () => apollo.stop(),
   };
 }

@@ -21,15 +21,31 @@ export class UsageMeter {
   private pending = new Map<PendingKey, number>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  /** The billing month of the calls being recorded now, and the instants it starts and ends. */
+  private current = { month: '', startsAt: 0, endsAt: 0 };
 
   constructor(private readonly db: Database) {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
-  record(keyId: string, routeGroup: string, at = new Date()): void {
-    const key: PendingKey = `${keyId}|${monthOf(at)}|${routeGroup}`;
+  record(keyId: string, routeGroup: string, at?: Date): void {
+    const key: PendingKey = `${keyId}|${at ? monthOf(at) : this.monthNow()}|${routeGroup}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+  }
+
+  /** Every metered call asks for the month; working it out from a Date each time was a visible cost. */
+  private monthNow(): string {
+    const now = Date.now();
+    if (now >= this.current.endsAt || now < this.current.startsAt) {
+      const date = new Date(now);
+      this.current = {
+        month: monthOf(date),
+        startsAt: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1),
+        endsAt: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
+      };
+    }
+    return this.current.month;
   }
 
   /** Writes what is pending; flushes never overlap, and a failed one keeps its counts for the next. */

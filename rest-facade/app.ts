@@ -9,6 +9,7 @@ import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 import { authenticate, enforceLimits, requireScope, scopeOfKey } from './access.ts';
 import { errorHandler, sendError, toAppError } from './errors.ts';
+import { sendJson } from './json.ts';
 import type { Credit, RouteDefinition } from './route.ts';
 import { routeGroup, routeScope } from './route.ts';
 import { openApiRouter } from './openapi.ts';
@@ -101,7 +102,7 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
           .status(response.status ?? 200)
           .type(response.raw.contentType)
           .send(response.raw.content);
-      else res.status(response.status ?? 200).json(response.body);
+      else sendJson(res, response.status ?? 200, response.body);
     } catch (error) {
       sendError(res, route.errorStyle, toAppError(error));
     }

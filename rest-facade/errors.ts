@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { AppError } from '../core/errors.ts';
 import { logger } from '../core/logger.ts';
+import { sendJson } from './json.ts';
 import type { ErrorStyle } from './route.ts';
 
 /** The body of an error in the shape of the route family that raised it. */
@@ -17,7 +18,7 @@ export function errorBody(style: ErrorStyle, error: AppError): Record<string, un
 }
 
 export function sendError(res: Response, style: ErrorStyle, error: AppError): void {
-  res.status(error.status).json(errorBody(style, error));
+  sendJson(res, error.status, errorBody(style, error));
 }
 
 /** Turns anything thrown into an AppError a caller may see: no stack, no internals. */

@@ -14,6 +14,7 @@ import type { TestRuntime } from './support/runtime.ts';
 import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 import { openDatabase } from '../core/db.ts';
 import { KeyStore } from '../platform/keys.ts';
+import { UsageMeter } from '../platform/usage.ts';
 
 let t: TestRuntime;
 let f: Fixtures;
@@ -282,6 +283,27 @@ describe('usage and quotas', () => {
     expect(after.body).toMatchObject({ total: 3, monthly_quota: 2, billing_review: true });
     // Over the contracted volume is a billing review, never an automatic 429.
     await lookup(secret).expect(200);
+  });
+
+  it('meters each call in the UTC month it was made, across a month boundary either way', async () => {
+    const { key } = await t.runtime.keys.create({ name: 'month-edge', kind: 'test', scopes: ['cadastre.read'] });
+    const meter = new UsageMeter(t.runtime.db);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-10-31T23:59:59.000Z'));
+      meter.record(key.id, 'cadastre');
+      vi.setSystemTime(new Date('2026-11-01T00:00:00.000Z'));
+      meter.record(key.id, 'cadastre');
+      meter.record(key.id, 'cadastre');
+      vi.setSystemTime(new Date('2026-09-15T12:00:00.000Z')); // a clock set back
+      meter.record(key.id, 'cadastre');
+    } finally {
+      vi.useRealTimers();
+    }
+    const calls = async (month: string) => (await meter.usage(key.id, month))[0]?.calls ?? 0;
+    expect([await calls('2026-09'), await calls('2026-10'), await calls('2026-11')]).toEqual([1, 1, 2]);
+    await meter.close();
+    expect(await calls('2026-11')).toBe(2); // written, not only pending
   });
 });
 

@@ -1,0 +1,125 @@
+import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types.js';
+import type { GraphQLRequest } from '@apollo/server';
+import { execute, parse } from 'graphql';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RequestScope } from '../core/context.ts';
+import { INTERNAL_SCOPE } from '../core/context.ts';
+import { InProcessSubgraphDataSource } from '../gateway/datasources.ts';
+import type { Runtime } from '../gateway/runtime.ts';
+import { buildSubgraphs } from '../gateway/runtime.ts';
+import type { Fixtures } from './support/fixtures.ts';
+import { loadFixtures } from './support/fixtures.ts';
+import { testRuntime } from './support/runtime.ts';
+
+/**
+ * The facade runs its operations on the gateway's executor directly, and the in-process
+ * subgraphs run compiled operations: both must answer exactly as the standard path
+ * (Apollo Server's executeOperation; graphql-js's execute) does, data and errors alike.
+ */
+const scope: RequestScope = { dataset: 'sandbox', requestId: 'gateway-operations', scopes: ['cadastre.read'] };
+
+const PARCEL_AT = `query ParcelAt($lat: Float!, $lng: Float!, $state: String!) {
+  parcelAt(lat: $lat, lng: $lng, state: $state) { status source attribution license message data { parcel_pfi state area_m2 geometry } }
+}`;
+const PARCELS_IN_BBOX = `query Window($bbox: BBoxInput!, $state: String!) {
+  parcelsInBBox(bbox: $bbox, state: $state) { status features { parcel_pfi } }
+}`;
+
+let runtime: Runtime;
+let f: Fixtures;
+
+beforeAll(async () => {
+  runtime = (await testRuntime()).runtime;
+  f = await loadFixtures(runtime.db);
+});
+
+async function viaApolloServer(query: string, variables: Record<string, unknown>) {
+  const response = await runtime.graph.apollo.executeOperation({ query, variables } satisfies GraphQLRequest, {
+    contextValue: { scope },
+  });
+  if (response.body.kind !== 'single') throw new Error('expected a single result');
+  return response.body.singleResult;
+}
+
+describe("the facade's operations on the gateway executor (graph.execute)", () => {
+  it('returns the data Apollo Server returns for the same operation', async () => {
+    const variables = { lat: f.vicParcel.lat, lng: f.vicParcel.lng, state: 'VIC' };
+    const direct = await runtime.graph.execute<{ parcelAt: { status: string; data: { parcel_pfi: string } } }>(
+      PARCEL_AT,
+      variables,
+      scope,
+    );
+    expect(direct.errors).toBeUndefined();
+    expect(direct.data?.parcelAt.status).toBe('ok');
+    expect(direct.data?.parcelAt.data.parcel_pfi).toBe(f.vicParcel.parcel_pfi);
+    expect(direct.data).toEqual((await viaApolloServer(PARCEL_AT, variables)).data);
+  });
+
+  it("keeps a resolver's error code, status and hint, as Apollo Server reports them", async () => {
+    const variables = { bbox: { west: 144, south: -37, east: 145, north: -36 }, state: 'VIC' }; // 1° wide
+    const direct = await runtime.graph.execute(PARCELS_IN_BBOX, variables, scope);
+    const standard = await viaApolloServer(PARCELS_IN_BBOX, variables);
+    expect(direct.errors).toHaveLength(1);
+    expect(direct.errors?.[0]).toMatchObject({
+      message: standard.errors?.[0]?.message,
+      extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+    });
+    expect(direct.errors?.[0]?.extensions?.hint).toBe(standard.errors?.[0]?.extensions?.hint);
+    expect(direct.data).toEqual(standard.data);
+  });
+
+  it('answers an invalid operation with validation errors, every time, without throwing', async () => {
+    const invalid = '{ parcelAt(lat: 1, lng: 2, state: "VIC") { no_such_field } }';
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const result = await runtime.graph.execute(invalid, {}, scope);
+      expect(result.data).toBeUndefined();
+      expect(result.errors?.[0]?.message).toMatch(/no_such_field/);
+    }
+    const unparsable = await runtime.graph.execute('{ parcelAt(', {}, scope);
+    expect(unparsable.errors?.[0]?.message).toMatch(/Syntax Error/);
+  });
+
+  it('refuses variables of the wrong type as an error, not an exception', async () => {
+    const result = await runtime.graph.execute(PARCEL_AT, { lat: 'north', lng: 144, state: 'VIC' }, scope);
+    expect(result.errors?.[0]?.message).toMatch(/\$lat/);
+  });
+});
+
+describe('in-process subgraphs run compiled operations', () => {
+  const ENTITIES = `query Entities($representations: [_Any!]!) {
+    _entities(representations: $representations) { ... on Property { parcel_pfi state cadastre { status data { parcel_pfi area_m2 } } } }
+  }`;
+
+  it('gives _entities for both keys the result graphql-js gives, batch order kept', async () => {
+    const subgraph = buildSubgraphs(runtime.db, runtime.catalog);
+    const source = new InProcessSubgraphDataSource(subgraph.cadastre);
+    const variables = {
+      representations: [
+        { __typename: 'Property', parcel_pfi: f.vicParcel.parcel_pfi, state: 'VIC' },
+        { __typename: 'Property', parcel_pfi: 'NO-SUCH-PFI', state: 'VIC' },
+        { __typename: 'Property', parcel_pfi: f.nswParcel.parcel_pfi, state: 'NSW' },
+      ],
+    };
+    // Outside an incoming request the data source runs as the service itself (INTERNAL_SCOPE).
+    const compiled = await source.process({
+      request: { query: ENTITIES, variables },
+      kind: GraphQLDataSourceRequestKind.HEALTH_CHECK,
+      context: {},
+    });
+    const interpreted = await execute({
+      schema: subgraph.cadastre.schema,
+      document: parse(ENTITIES),
+      variableValues: variables,
+      contextValue: subgraph.cadastre.createContext(INTERNAL_SCOPE),
+    });
+    expect(compiled.errors).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(compiled.data))).toEqual(JSON.parse(JSON.stringify(interpreted.data)));
+    const pfis = (compiled.data as { _entities: Array<{ cadastre: { data: { parcel_pfi: string } | null } }> })
+      ._entities;
+    expect(pfis.map((e) => e.cadastre.data?.parcel_pfi ?? null)).toEqual([
+      f.vicParcel.parcel_pfi,
+      null,
+      f.nswParcel.parcel_pfi,
+    ]);
+  });
+});
