@@ -1,15 +1,17 @@
 /**
  * Where a facade lookup's time goes, layer by layer, in one process: the same lookups run
  * through raw pg, Prisma Client's $queryRaw, Prisma's driver adapter (`db.sql`, what the
- * layers use), the cadastre subgraph's GraphQL execute, the gateway
- * (Apollo Server + query planner + in-process subgraph) and the route handler (zod + handle),
- * each at the same concurrency. Each layer includes the ones before it, so the differences in
+ * layers use), the cadastre subgraph (graphql-js, then the compiled operation the gateway runs
+ * in process), the gateway (its executor, the cached plan, the in-process subgraph) and the
+ * route handler (zod + handle), each at the same concurrency. The stages marked "not what
+ * runs" are the standard paths, for comparison; each other layer includes the ones before it, so the differences in
  * Node CPU per lookup are the cost of each layer. Two loopback HTTP stages follow, client and
  * server in this process: a fixed answer (the client's and node:http's share) and the whole
  * facade app; the facade minus the fixed answer minus the route stage is Express and HTTP. The database must be prepared (run
  * `npm run bench` once). Run: node --import tsx bench/breakdown.ts [--ops N] [--concurrency N]
  */
 import { Agent, createServer, get } from 'node:http';
+import { GraphQLDataSourceRequestKind } from '@apollo/gateway/dist/datasources/types.js';
 import type { Server } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { DocumentNode } from 'graphql';
@@ -18,6 +20,7 @@ import pg from 'pg';
 import { loadConfig } from '../core/config.ts';
 import type { RequestScope } from '../core/context.ts';
 import { openDatabase } from '../core/db.ts';
+import { InProcessSubgraphDataSource } from '../gateway/datasources.ts';
 import { startRuntime } from '../gateway/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 import { cadastreLookup, LAYER_FIELDS, PARCEL_FIELDS } from '../rest-facade/routes/cadastre.ts';
@@ -82,6 +85,7 @@ async function main(): Promise<void> {
   const points = await benchPoints(url, 2000, config.sandboxSeed);
   const scope: RequestScope = { dataset: 'sandbox', requestId: 'bench', scopes: ['cadastre.read'] };
   const subgraph = buildCadastreSubgraph({ db, catalog: runtime.catalog });
+  const inProcess = new InProcessSubgraphDataSource(subgraph);
   const document: DocumentNode = parse(PARCEL_AT);
   const vars = (p: BenchPoint) => ({ lat: p.lat, lng: p.lng, state: p.state });
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
@@ -110,7 +114,7 @@ async function main(): Promise<void> {
       run: (p) => db.sql(PARCELS_AT_POINTS('sandbox', [p.state], [p.lng], [p.lat])),
     },
     {
-      name: 'cadastre subgraph: graphql execute',
+      name: 'cadastre subgraph: graphql-js execute (not what runs in process)',
       run: (p) =>
         Promise.resolve(
           execute({
@@ -121,7 +125,19 @@ async function main(): Promise<void> {
           }),
         ),
     },
-    { name: 'gateway: graph.execute (Apollo + planner)', run: (p) => runtime.graph.execute(PARCEL_AT, vars(p), scope) },
+    {
+      name: 'cadastre subgraph: compiled operation, as the gateway runs it in process',
+      run: (p) =>
+        inProcess.process({
+          request: { query: PARCEL_AT, variables: vars(p) },
+          kind: GraphQLDataSourceRequestKind.HEALTH_CHECK,
+          context: {},
+        }),
+    },
+    {
+      name: 'gateway: graph.execute (executor, cached plan, in-process subgraph)',
+      run: (p) => runtime.graph.execute(PARCEL_AT, vars(p), scope),
+    },
     {
       name: 'route: zod parse + handle',
       run: async (p) => {
