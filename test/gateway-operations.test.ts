@@ -90,30 +90,39 @@ describe('in-process subgraphs run compiled operations', () => {
     _entities(representations: $representations) { ... on Property { parcel_pfi state cadastre { status data { parcel_pfi area_m2 } } } }
   }`;
 
+  /** The same operation through the compiled data source and through graphql-js, as plain JSON. */
+  async function bothWays(query: string, variables: Record<string, unknown>) {
+    const subgraph = buildSubgraphs(runtime.db, runtime.catalog).cadastre;
+    // Outside an incoming request the data source runs as the service itself (INTERNAL_SCOPE).
+    const compiled = await new InProcessSubgraphDataSource(subgraph).process({
+      request: { query, variables },
+      kind: GraphQLDataSourceRequestKind.HEALTH_CHECK,
+      context: {},
+    });
+    const interpreted = await execute({
+      schema: subgraph.schema,
+      document: parse(query),
+      variableValues: variables,
+      contextValue: subgraph.createContext(INTERNAL_SCOPE),
+    });
+    const plain = (result: { data?: unknown; errors?: readonly unknown[] }) =>
+      JSON.parse(JSON.stringify({ data: result.data ?? null, errors: result.errors ?? [] })) as {
+        data: unknown;
+        errors: Array<{ message: string; path?: unknown[]; extensions?: Record<string, unknown> }>;
+      };
+    return { compiled: plain(compiled), interpreted: plain(interpreted) };
+  }
+
   it('gives _entities for both keys the result graphql-js gives, batch order kept', async () => {
-    const subgraph = buildSubgraphs(runtime.db, runtime.catalog);
-    const source = new InProcessSubgraphDataSource(subgraph.cadastre);
-    const variables = {
+    const { compiled, interpreted } = await bothWays(ENTITIES, {
       representations: [
         { __typename: 'Property', parcel_pfi: f.vicParcel.parcel_pfi, state: 'VIC' },
         { __typename: 'Property', parcel_pfi: 'NO-SUCH-PFI', state: 'VIC' },
         { __typename: 'Property', parcel_pfi: f.nswParcel.parcel_pfi, state: 'NSW' },
       ],
-    };
-    // Outside an incoming request the data source runs as the service itself (INTERNAL_SCOPE).
-    const compiled = await source.process({
-      request: { query: ENTITIES, variables },
-      kind: GraphQLDataSourceRequestKind.HEALTH_CHECK,
-      context: {},
     });
-    const interpreted = await execute({
-      schema: subgraph.cadastre.schema,
-      document: parse(ENTITIES),
-      variableValues: variables,
-      contextValue: subgraph.cadastre.createContext(INTERNAL_SCOPE),
-    });
-    expect(compiled.errors).toBeUndefined();
-    expect(JSON.parse(JSON.stringify(compiled.data))).toEqual(JSON.parse(JSON.stringify(interpreted.data)));
+    expect(compiled.errors).toEqual([]);
+    expect(compiled.data).toEqual(interpreted.data);
     const pfis = (compiled.data as { _entities: Array<{ cadastre: { data: { parcel_pfi: string } | null } }> })
       ._entities;
     expect(pfis.map((e) => e.cadastre.data?.parcel_pfi ?? null)).toEqual([
@@ -121,5 +130,31 @@ describe('in-process subgraphs run compiled operations', () => {
       null,
       f.nswParcel.parcel_pfi,
     ]);
+  });
+
+  it("reports a resolver's error with the message, path and extensions graphql-js gives", async () => {
+    const { compiled, interpreted } = await bothWays(
+      'query Window($bbox: BBoxInput!) { parcelsInBBox(bbox: $bbox, state: "VIC") { status } }',
+      { bbox: { west: 144, south: -37, east: 145, north: -36 } },
+    );
+    expect(compiled.errors).toHaveLength(1);
+    expect(compiled.errors[0]).toMatchObject({ path: ['parcelsInBBox'], extensions: { code: 'BAD_REQUEST' } });
+    expect(compiled.errors.map(({ message, path, extensions }) => ({ message, path, extensions }))).toEqual(
+      interpreted.errors.map(({ message, path, extensions }) => ({ message, path, extensions })),
+    );
+    expect(compiled.data).toEqual(interpreted.data);
+  });
+
+  it('refuses a variable of the wrong type, as graphql-js does, before any resolver runs', async () => {
+    const { compiled, interpreted } = await bothWays(
+      'query At($lat: Float!) { parcelAt(lat: $lat, lng: 144.28, state: "VIC") { status } }',
+      { lat: 'north' },
+    );
+    expect(compiled.data).toBeNull();
+    expect(interpreted.data).toBeNull();
+    // The wording differs a little (graphql-jit adds "Expected type Float"); the gateway checks
+    // variables against the whole graph before any subgraph sees them, so callers get its words.
+    expect(compiled.errors).toHaveLength(1);
+    expect(compiled.errors[0]?.message).toMatch(/\$lat.*north.*Float cannot represent/);
   });
 });
