@@ -5,13 +5,12 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import { ErrorCodes } from '../core/errors.ts';
-import { logger } from '../core/logger.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { composeSupergraph } from './compose.ts';
 import type { GatewayContext } from './datasources.ts';
 import { HttpSubgraphDataSource, InProcessSubgraphDataSource } from './datasources.ts';
-import { GatewayOperations } from './operations.ts';
+import { GatewayOperations, gatewayLogger } from './operations.ts';
 
 export type GraphMode =
   | { kind: 'embedded'; subgraphs: Record<SubgraphName, Subgraph> }
@@ -34,12 +33,7 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
     mode.kind === 'distributed' ? composeSupergraph({ urlFor: (name) => mode.urls[name] }) : composeSupergraph();
   const gateway = new ApolloGateway({
     supergraphSdl,
-    logger: {
-      debug: () => undefined,
-      info: () => undefined,
-      warn: (m) => logger.warn(String(m)),
-      error: (m) => logger.error(String(m)),
-    },
+    logger: gatewayLogger,
     buildService: ({ name, url }) =>
       mode.kind === 'embedded'
         ? new InProcessSubgraphDataSource(mode.subgraphs[name as SubgraphName])

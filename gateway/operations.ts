@@ -16,8 +16,11 @@ type Prepared =
   | { errors: GraphQLFormattedError[] };
 
 const MAX_PREPARED = 500;
+/** Apollo Server 4+ passes a fixed text here too; the gateway does not read it. */
+const SCHEMA_HASH = 'unused' as GatewayRequestContext['schemaHash'];
 
-const gatewayLogger = {
+/** Apollo's logger interface over ours: the gateway's debug and info chatter is dropped. */
+export const gatewayLogger = {
   debug: () => undefined,
   info: () => undefined,
   warn: (message: unknown) => logger.warn(String(message)),
@@ -75,7 +78,7 @@ export class GatewayOperations {
       request: { query, variables },
       logger: gatewayLogger,
       schema,
-      schemaHash: prepared.queryHash as GatewayRequestContext['schemaHash'],
+      schemaHash: SCHEMA_HASH,
       context,
       cache: noCache,
       queryHash: prepared.queryHash,
