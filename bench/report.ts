@@ -6,7 +6,8 @@ import { SizedSection } from './docs-section.ts';
 import type { Measurement } from './load.ts';
 
 export type ServerName = 'bare' | 'facade';
-export type RouteResult = { route: string; bare: Measurement; facade: Measurement };
+/** The best round of each server, and facade / bare within each round (the two measured back to back). */
+export type RouteResult = { route: string; bare: Measurement; facade: Measurement; roundRatios: number[] };
 
 export type RunFacts = {
   date: string;
@@ -92,7 +93,8 @@ export function verdict(results: readonly RouteResult[]): string {
     .map((r) => {
       const ratio = ratioOf(r);
       const met = ratio >= TARGET_RATIO ? 'met' : 'NOT met';
-      return `- ${r.route}: facade at ${fmt(ratio * 100, 0)}% of the bare server's throughput: target (>= ${TARGET_RATIO * 100}%) ${met}.`;
+      const rounds = r.roundRatios.map((x) => fmt(x, 2)).join(', ');
+      return `- ${r.route}: facade at ${fmt(ratio * 100, 0)}% of the bare server's throughput: target (>= ${TARGET_RATIO * 100}%) ${met}. Round by round (the two servers back to back): ${rounds}.`;
     })
     .join('\n');
 }

@@ -222,12 +222,14 @@ async function measureAll(
     await warmUp(target(server), mixed, opts.load.connections, opts.initialWarmupS);
   }
   const best = plan.map((): Partial<Record<'bare' | 'facade', Measurement>> => ({}));
+  const roundRatios = plan.map((): number[] => []);
   for (let round = 0; round < opts.rounds; round += 1) {
     for (const [index, r] of plan.entries()) {
       process.stdout
         .write(`${r.route}, round ${round + 1}/${opts.rounds}: ${opts.load.warmupS} s warm-up + ${opts.load.durationS} s
 `);
       const order = (index + round) % 2 === 0 ? (['bare', 'facade'] as const) : (['facade', 'bare'] as const);
+      const thisRound: Partial<Record<'bare' | 'facade', Measurement>> = {};
       for (const server of order) {
         const fromUs = monotonicUs() + opts.load.warmupS * 1e6;
         const m = await measure(target(server), r.paths, opts.load);
@@ -235,13 +237,15 @@ async function measureAll(
         process.stdout.write(line(server, m));
         const kept = best[index];
         if (kept) kept[server] = better(kept[server], m);
+        thisRound[server] = m;
       }
+      if (thisRound.bare && thisRound.facade) roundRatios[index]?.push(thisRound.facade.rps / thisRound.bare.rps);
     }
   }
   return plan.map((r, index): RouteResult => {
     const { bare, facade } = best[index] ?? {};
     if (!bare || !facade) throw new Error('a measurement is missing');
-    return { route: r.route, bare, facade };
+    return { route: r.route, bare, facade, roundRatios: roundRatios[index] ?? [] };
   });
 }
 
