@@ -3,31 +3,18 @@
  * docs/benchmarks.md between the address markers, one per address count (a rerun replaces its
  * own count). The section and its markers are appended to the file when it has none yet.
  */
-import { fmt, latencyTable, SizedSection } from './docs-section.ts';
+import type { BenchFacts } from './docs-section.ts';
+import { closingBullets, fmt, latencyTable, machineLine, SizedSection } from './docs-section.ts';
 import type { AddressChecks, AddressResult, AddressRouteName } from './address-phase.ts';
 import { describeChecks, P50_TARGET_MS } from './address-phase.ts';
 import type { Form } from './address-queries.ts';
 import { FORM_LABEL, FORMS, PREFIX_MAX, PREFIX_MIN } from './address-queries.ts';
 
-export type AddressRunFacts = {
-  date: string;
-  cpus: string;
-  nproc: number;
-  node: string;
-  postgres: string;
-  postgis: string;
-  parcels: number;
+export type AddressRunFacts = BenchFacts & {
   addresses: number;
   queries: number;
   prefixes: number;
   connections: readonly number[];
-  durationS: number;
-  warmupS: number;
-  initialWarmupS: number;
-  rounds: number;
-  poolMax: number;
-  facadeCommand: string;
-  code: string;
 };
 
 const ROUTE_LABEL: Record<AddressRouteName, string> = {
@@ -93,7 +80,7 @@ export function addressSection(
   return `${SECTION.mark(facts.addresses)}
 ### ${facts.addresses.toLocaleString('en-AU')} sandbox addresses (${facts.parcels.toLocaleString('en-AU')} parcels), ${facts.date}
 
-Machine: ${facts.nproc} cores (${facts.cpus}), Node ${facts.node}, PostgreSQL ${facts.postgres} with PostGIS ${facts.postgis}.
+${machineLine(facts)}
 Load: ${facts.connections.join(' and ')} connections; ${facts.initialWarmupS} s warm-up of the facade, then per route and connection count
 ${facts.warmupS} s warm-up and ${facts.durationS} s measured, best of ${facts.rounds} rounds; ${facts.queries.toLocaleString('en-AU')} by-address queries and
 ${facts.prefixes.toLocaleString('en-AU')} prefixes cycled; pool of ${facts.poolMax} connections. Facade: \`${facts.facadeCommand}\`. Code: ${facts.code}.
@@ -101,10 +88,7 @@ ${facts.prefixes.toLocaleString('en-AU')} prefixes cycled; pool of ${facts.poolM
 ${addressTable(results)}
 
 ${addressVerdict(results)}
-${describeChecks(checks)
-  .map((line) => `- Checked before measuring: ${line}.`)
-  .join('\n')}
-${notes.map((n) => `- ${n}`).join('\n')}
+${closingBullets(describeChecks(checks), notes)}
 `;
 }
 

@@ -61,3 +61,30 @@ export function latencyTable(rows: ReadonlyArray<{ label: string; connections: n
   }
   return lines.join('\n');
 }
+
+/** What every phase's docs subsection says about the machine, the database and the run. */
+export type BenchFacts = {
+  date: string;
+  cpus: string;
+  nproc: number;
+  node: string;
+  postgres: string;
+  postgis: string;
+  parcels: number;
+  durationS: number;
+  warmupS: number;
+  initialWarmupS: number;
+  rounds: number;
+  poolMax: number;
+  facadeCommand: string;
+  code: string;
+};
+
+export function machineLine(facts: BenchFacts): string {
+  return `Machine: ${facts.nproc} cores (${facts.cpus}), Node ${facts.node}, PostgreSQL ${facts.postgres} with PostGIS ${facts.postgis}.`;
+}
+
+/** The closing bullets of a subsection: what was checked before measuring, then the run's notes. */
+export function closingBullets(checked: readonly string[], notes: readonly string[]): string {
+  return [...checked.map((line) => `- Checked before measuring: ${line}.`), ...notes.map((n) => `- ${n}`)].join('\n');
+}

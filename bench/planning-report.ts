@@ -3,7 +3,8 @@
  * docs/benchmarks.md between the planning markers, one per parcel count (a rerun replaces its
  * own count). The section and its markers are appended to the file when it has none yet.
  */
-import { fmt, latencyTable, SizedSection } from './docs-section.ts';
+import type { BenchFacts } from './docs-section.ts';
+import { closingBullets, fmt, latencyTable, machineLine, SizedSection } from './docs-section.ts';
 import type { PlanningChecks } from './planning-checks.ts';
 import { describePlanningChecks, MIN_CORRECT } from './planning-checks.ts';
 import type { PlanningResult } from './planning-phase.ts';
@@ -17,25 +18,11 @@ import {
   TARGET_PARCELS,
 } from './planning-queries.ts';
 
-export type PlanningRunFacts = {
-  date: string;
-  cpus: string;
-  nproc: number;
-  node: string;
-  postgres: string;
-  postgis: string;
-  parcels: number;
+export type PlanningRunFacts = BenchFacts & {
   addresses: number;
   lots: number;
   states: readonly string[];
   connections: readonly number[];
-  durationS: number;
-  warmupS: number;
-  initialWarmupS: number;
-  rounds: number;
-  poolMax: number;
-  facadeCommand: string;
-  code: string;
 };
 
 const families = Object.entries(RESIDENTIAL_FAMILIES)
@@ -117,7 +104,7 @@ export function planningSection(
   return `${SECTION.mark(facts.parcels)}
 ### ${facts.parcels.toLocaleString('en-AU')} sandbox parcels (${facts.addresses.toLocaleString('en-AU')} addresses), ${facts.date}
 
-Machine: ${facts.nproc} cores (${facts.cpus}), Node ${facts.node}, PostgreSQL ${facts.postgres} with PostGIS ${facts.postgis}.
+${machineLine(facts)}
 Load: ${facts.connections.join(' and ')} connections; ${facts.initialWarmupS} s warm-up of the facade, then per route and connection count
 ${facts.warmupS} s warm-up and ${facts.durationS} s measured, best of ${facts.rounds} rounds; ${facts.lots.toLocaleString('en-AU')} residential lots (${facts.states.join(', ')}) cycled;
 pool of ${facts.poolMax} connections. Facade: \`${facts.facadeCommand}\`. Code: ${facts.code}.
@@ -125,10 +112,7 @@ pool of ${facts.poolMax} connections. Facade: \`${facts.facadeCommand}\`. Code: 
 ${planningTable(results)}
 
 ${planningVerdict(results, facts.parcels)}
-${describePlanningChecks(checks)
-  .map((line) => `- Checked before measuring: ${line}.`)
-  .join('\n')}
-${notes.map((n) => `- ${n}`).join('\n')}
+${closingBullets(describePlanningChecks(checks), notes)}
 `;
 }
 

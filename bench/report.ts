@@ -2,30 +2,17 @@
  * The benchmark's outputs: a markdown table on stdout and a dated section in docs/benchmarks.md,
  * between the lookup markers, one subsection per dataset size (a rerun replaces its own size).
  */
-import { SizedSection } from './docs-section.ts';
+import type { BenchFacts } from './docs-section.ts';
+import { machineLine, SizedSection } from './docs-section.ts';
 import type { Measurement } from './load.ts';
 
 export type ServerName = 'bare' | 'facade';
 /** The best round of each server, and facade / bare within each round (the two measured back to back). */
 export type RouteResult = { route: string; bare: Measurement; facade: Measurement; roundRatios: number[] };
 
-export type RunFacts = {
-  date: string;
-  cpus: string;
-  nproc: number;
-  node: string;
-  postgres: string;
-  postgis: string;
-  parcels: number;
+export type RunFacts = BenchFacts & {
   points: number;
   connections: number;
-  durationS: number;
-  warmupS: number;
-  initialWarmupS: number;
-  rounds: number;
-  poolMax: number;
-  facadeCommand: string;
-  code: string;
 };
 
 export const TARGET_RATIO = 0.5;
@@ -103,7 +90,7 @@ export function section(facts: RunFacts, results: readonly RouteResult[], notes:
   return `${SECTION.mark(facts.parcels)}
 ### ${facts.parcels.toLocaleString('en-AU')} sandbox parcels, ${facts.date}
 
-Machine: ${facts.nproc} cores (${facts.cpus}), Node ${facts.node}, PostgreSQL ${facts.postgres} with PostGIS ${facts.postgis}.
+${machineLine(facts)}
 Load: ${facts.connections} connections; ${facts.initialWarmupS} s warm-up of each server, then per server and route
 ${facts.warmupS} s warm-up and ${facts.durationS} s measured, best of ${facts.rounds} rounds; ${facts.points.toLocaleString('en-AU')} points cycled;
 pool of ${facts.poolMax} connections in each server. Facade: \`${facts.facadeCommand}\`. Code: ${facts.code}.

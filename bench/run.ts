@@ -19,6 +19,7 @@ import { checkAddressRoutes, describeChecks, measureAddressRoutes } from './addr
 import type { ByAddressQuery, PrefixQuery } from './address-queries.ts';
 import { byAddressQueries, gnafQueries, prefixQueries, rebuildsFormattedAddress } from './address-queries.ts';
 import type { AddressRunFacts } from './address-report.ts';
+import type { BenchFacts } from './docs-section.ts';
 import { addressSection, addressTable, addressVerdict, writeAddressDocs } from './address-report.ts';
 import type { BenchAddress, BenchPoint } from './database.ts';
 import {
@@ -419,39 +420,30 @@ async function main(): Promise<void> {
   if (opts.profile) process.stdout.write(`\n${summariseProfiles(PROFILE_DIR, ctx.facadeWindows)}\n`);
   // a profiled facade runs slower than a plain one: its figures stay out of the docs
   if (!opts.docs || opts.profile) return;
+  const common: BenchFacts = {
+    ...machine,
+    postgres: db.postgres,
+    postgis: db.postgis,
+    parcels: db.parcels,
+    durationS: opts.load.durationS,
+    warmupS: opts.load.warmupS,
+    initialWarmupS: opts.initialWarmupS,
+    rounds: opts.rounds,
+    poolMax: opts.poolMax,
+    facadeCommand: servers.facadeCommand,
+    code,
+  };
   if (lookupRun) {
-    const facts: RunFacts = {
-      ...machine,
-      postgres: db.postgres,
-      postgis: db.postgis,
-      parcels: db.parcels,
-      points: points.length,
-      poolMax: opts.poolMax,
-      facadeCommand: servers.facadeCommand,
-      code,
-      rounds: opts.rounds,
-      initialWarmupS: opts.initialWarmupS,
-      ...opts.load,
-    };
+    const facts: RunFacts = { ...common, points: points.length, connections: opts.load.connections };
     writeDocs(DOCS, facts.parcels, section(facts, lookupRun.results, lookupRun.notes));
   }
   if (addressRun) {
     const facts: AddressRunFacts = {
-      ...machine,
-      postgres: db.postgres,
-      postgis: db.postgis,
-      parcels: db.parcels,
+      ...common,
       addresses: db.addresses,
       queries: sets.queries.length,
       prefixes: sets.prefixes.length,
       connections: opts.addressConnections,
-      durationS: opts.load.durationS,
-      warmupS: opts.load.warmupS,
-      initialWarmupS: opts.initialWarmupS,
-      rounds: opts.rounds,
-      poolMax: opts.poolMax,
-      facadeCommand: servers.facadeCommand,
-      code,
     };
     const notes = [
       headers.authorization
@@ -462,21 +454,11 @@ async function main(): Promise<void> {
   }
   if (planningRun && lots) {
     const facts: PlanningRunFacts = {
-      ...machine,
-      postgres: db.postgres,
-      postgis: db.postgis,
-      parcels: db.parcels,
+      ...common,
       addresses: db.addresses,
       lots: lots.lots.length,
       states: lots.states,
       connections: opts.planningConnections,
-      durationS: opts.load.durationS,
-      warmupS: opts.load.warmupS,
-      initialWarmupS: opts.initialWarmupS,
-      rounds: opts.rounds,
-      poolMax: opts.poolMax,
-      facadeCommand: servers.facadeCommand,
-      code,
     };
     const notes = [
       headers.authorization

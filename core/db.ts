@@ -8,6 +8,7 @@ import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { BoundedMemo } from './bounded-memo.ts';
 import type { Config } from './config.ts';
 import { driverError, driverQuery, rowsOf } from './driver-sql.ts';
 import { logger } from './logger.ts';
@@ -116,7 +117,7 @@ function prismaClient(adapter: Adapter, options: OpenOptions): PrismaClient {
   return prisma;
 }
 
-const statementNames = new Map<string, string>();
+const statementNames = new BoundedMemo<string, string>(5_000);
 
 /**
  * Names each distinct SQL text so every pooled connection prepares it once and then only
@@ -124,13 +125,7 @@ const statementNames = new Map<string, string>();
  * parsing and planning them again each time was PostgreSQL's largest cost per lookup.
  */
 function statementName(query: { sql: string }): string {
-  let name = statementNames.get(query.sql);
-  if (!name) {
-    name = `lg_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`;
-    if (statementNames.size > 5_000) statementNames.clear();
-    statementNames.set(query.sql, name);
-  }
-  return name;
+  return statementNames.get(query.sql, (sql) => `lg_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`);
 }
 
 function postgresDatabase(url: string, kind: DatabaseKind, max: number, options: OpenOptions): Database {

@@ -1,6 +1,7 @@
 import type { ArgType, SqlQuery, SqlResultSet } from '@prisma/driver-adapter-utils';
 import { ColumnTypeEnum, isDriverAdapterError } from '@prisma/driver-adapter-utils';
 import { Prisma } from '../generated/prisma/client.ts';
+import { BoundedMemo } from './bounded-memo.ts';
 
 /**
  * The layers' named SQL runs on Prisma's driver adapter (`@prisma/adapter-pg`, or the PGlite
@@ -81,7 +82,7 @@ function scalarConverter(type: number): Convert | null {
 /** Array column types are their element type plus 64 (see ColumnTypeEnum). */
 const ARRAY_OFFSET = ColumnTypeEnum.Int32Array - ColumnTypeEnum.Int32;
 
-function columnConverter(type: number): Convert | null {
+function converterOf(type: number): Convert | null {
   if (type < ColumnTypeEnum.Int32Array || type >= ColumnTypeEnum.UnknownNumber) return scalarConverter(type);
   const element = scalarConverter(type === ColumnTypeEnum.EnumArray ? ColumnTypeEnum.Text : type - ARRAY_OFFSET);
   if (!element) return null;
@@ -89,10 +90,13 @@ function columnConverter(type: number): Convert | null {
     Array.isArray(value) ? value.map((item: unknown) => (item === null ? null : element(item))) : element(value);
 }
 
+/** One converter per column type for the whole process; most types (text, floats) need none. */
+const CONVERTERS = new BoundedMemo<number, Convert | null>(256);
+const columnConverter = (type: number) => CONVERTERS.get(type, converterOf);
+
 /** The adapter's rows (arrays of column values) as objects keyed by column name. */
 export function rowsOf<T>(result: SqlResultSet): T[] {
   const { columnNames, columnTypes, rows } = result;
-  // Worked out once per result, not per value: most columns (text, floats) pass through as they are.
   const converters = columnTypes.map(columnConverter);
   const width = columnNames.length;
   return rows.map((values) => {

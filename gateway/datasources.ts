@@ -4,6 +4,7 @@ import type { GraphQLError } from 'graphql';
 import { parse, validate } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { BoundedMemo } from '../core/bounded-memo.ts';
 import type { RequestScope } from '../core/context.ts';
 import { INTERNAL_SCOPE, scopeHeaders } from '../core/context.ts';
 import type { Subgraph } from '../core/subgraph.ts';
@@ -29,7 +30,7 @@ type Prepared = { compiled: CompiledQuery } | { errors: readonly GraphQLError[] 
  * graphql-js's interpreter (docs/benchmarks.md), with the same results and errors.
  */
 export class InProcessSubgraphDataSource implements GraphQLDataSource<GatewayContext> {
-  private readonly operations = new Map<string, Prepared>();
+  private readonly operations = new BoundedMemo<string, Prepared>(MAX_CACHED_OPERATIONS);
 
   constructor(private readonly subgraph: Subgraph) {}
 
@@ -46,24 +47,17 @@ export class InProcessSubgraphDataSource implements GraphQLDataSource<GatewayCon
   }
 
   private prepare(query: string, operationName: string | undefined): Prepared {
-    const key = `${operationName ?? ''}\n${query}`;
-    const cached = this.operations.get(key);
-    if (cached) return cached;
-    let prepared: Prepared;
-    try {
-      const document = parse(query);
-      const errors = validate(this.subgraph.schema, document);
-      if (errors.length > 0) prepared = { errors };
-      else {
+    return this.operations.get(`${operationName ?? ''}\n${query}`, () => {
+      try {
+        const document = parse(query);
+        const errors = validate(this.subgraph.schema, document);
+        if (errors.length > 0) return { errors };
         const compiled = compileQuery(this.subgraph.schema, document, operationName);
-        prepared = isCompiledQuery(compiled) ? { compiled } : { errors: compiled.errors ?? [] };
+        return isCompiledQuery(compiled) ? { compiled } : { errors: compiled.errors ?? [] };
+      } catch (error) {
+        return { errors: [error as GraphQLError] };
       }
-    } catch (error) {
-      return { errors: [error as GraphQLError] };
-    }
-    if (this.operations.size >= MAX_CACHED_OPERATIONS) this.operations.clear();
-    this.operations.set(key, prepared);
-    return prepared;
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import type { ApolloGateway } from '@apollo/gateway';
 import type { DocumentNode, GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { getOperationAST, GraphQLError, parse, validate } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
+import { BoundedMemo } from '../core/bounded-memo.ts';
 import { logger } from '../core/logger.ts';
 import type { GatewayContext } from './datasources.ts';
 
@@ -54,7 +55,7 @@ function formatted(errors: readonly GraphQLError[]): GraphQLFormattedError[] {
  * once. The result is the one `executeOperation` gives: errors in their formatted shape.
  */
 export class GatewayOperations {
-  private readonly prepared = new Map<string, Prepared>();
+  private readonly prepared = new BoundedMemo<string, Prepared>(MAX_PREPARED);
   private schema: GraphQLSchema | null = null;
 
   constructor(private readonly gateway: ApolloGateway) {
@@ -96,21 +97,17 @@ export class GatewayOperations {
   }
 
   private prepare(schema: GraphQLSchema, query: string): Prepared {
-    const cached = this.prepared.get(query);
-    if (cached) return cached;
-    let prepared: Prepared;
-    try {
-      const document = parse(query);
-      const errors = validate(schema, document);
-      const operation = getOperationAST(document);
-      if (errors.length > 0) prepared = { errors: formatted(errors) };
-      else if (!operation) prepared = { errors: [{ message: 'The document must hold exactly one operation.' }] };
-      else prepared = { document, operation, queryHash: createHash('sha256').update(query).digest('hex') };
-    } catch (error) {
-      prepared = { errors: formatted([error instanceof GraphQLError ? error : new GraphQLError(String(error))]) };
-    }
-    if (this.prepared.size >= MAX_PREPARED) this.prepared.clear();
-    this.prepared.set(query, prepared);
-    return prepared;
+    return this.prepared.get(query, () => {
+      try {
+        const document = parse(query);
+        const errors = validate(schema, document);
+        const operation = getOperationAST(document);
+        if (errors.length > 0) return { errors: formatted(errors) };
+        if (!operation) return { errors: [{ message: 'The document must hold exactly one operation.' }] };
+        return { document, operation, queryHash: createHash('sha256').update(query).digest('hex') };
+      } catch (error) {
+        return { errors: formatted([error instanceof GraphQLError ? error : new GraphQLError(String(error))]) };
+      }
+    });
   }
 }

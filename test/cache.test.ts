@@ -2,6 +2,7 @@ import { NO_REDIS, REDIS_URL, redisReachable } from './support/redis-server.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../core/cache.ts';
 import { MemoryCache, RedisCache } from '../core/cache.ts';
+import { BoundedMemo } from '../core/bounded-memo.ts';
 
 const implementations: Array<[string, () => Promise<Cache | undefined>]> = [
   ['in-process', async () => new MemoryCache()],
@@ -36,5 +37,29 @@ describe.each(implementations)('%s cache', (_name, open) => {
     expect(Math.max(...results)).toBe(100);
     expect(new Set(results).size).toBe(50);
     expect(await cache.get(key)).toBe('100');
+  });
+});
+
+describe('bounded memo (statement names, prepared operations, row converters)', () => {
+  it('works a value out once per key, keeps null as a value, and starts again when full', () => {
+    const memo = new BoundedMemo<string, string | null>(2);
+    let made = 0;
+    const make = (key: string) => {
+      made += 1;
+      return key === 'none' ? null : key.toUpperCase();
+    };
+    expect(memo.get('a', make)).toBe('A');
+    expect(memo.get('a', make)).toBe('A');
+    expect(memo.get('none', make)).toBeNull();
+    expect(memo.get('none', make)).toBeNull();
+    expect(made).toBe(2);
+    expect(memo.get('b', make)).toBe('B'); // a third key: the full memo starts again with it
+    expect(memo.get('b', make)).toBe('B');
+    expect(made).toBe(3);
+    expect(memo.get('a', make)).toBe('A');
+    expect(made).toBe(4);
+    memo.clear();
+    expect(memo.get('b', make)).toBe('B');
+    expect(made).toBe(5);
   });
 });
