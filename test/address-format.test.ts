@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { type AddressParts, formatLookups, formatSingleLine, searchKey } from '../subgraphs/address/format.ts';
 
 const oracle = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../shared/data/gnaf-mapping-oracle-addressr/${name}`, import.meta.url), 'utf8'));
+  JSON.parse(readFileSync(new URL(`../data/samples/gnaf-mapping-oracle-addressr/${name}`, import.meta.url), 'utf8'));
 
 // The real STREET_TYPE_AUT table, and a few rows of the other authorities as G-NAF publishes them.
 const streetTypes = readFileSync(
-  new URL('../../shared/data/gnaf-authority-street-type/Authority_Code_STREET_TYPE_AUT_psv.psv', import.meta.url),
+  new URL('../data/samples/gnaf-authority-street-type/Authority_Code_STREET_TYPE_AUT_psv.psv', import.meta.url),
   'utf8',
 )
   .split(/\r?\n/)

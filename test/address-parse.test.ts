@@ -25,10 +25,10 @@ import {
   streetTypeCode,
 } from '../subgraphs/address/matching/vocabulary.ts';
 
-const shared = (path: string) => readFileSync(new URL(`../../shared/data/${path}`, import.meta.url), 'utf8');
+const sample = (path: string) => readFileSync(new URL(`../data/samples/${path}`, import.meta.url), 'utf8');
 
 describe('G-NAF vocabularies', () => {
-  const psv = shared('gnaf-authority-street-type/Authority_Code_STREET_TYPE_AUT_psv.psv')
+  const psv = sample('gnaf-authority-street-type/Authority_Code_STREET_TYPE_AUT_psv.psv')
     .split(/\r?\n/)
     .filter((line) => line !== '');
 
@@ -368,7 +368,7 @@ describe('parseAddress', () => {
   });
 
   it('reads the formatted addresses of real G-NAF records (addressr oracle)', () => {
-    const applethorpe = JSON.parse(shared('gnaf-mapping-oracle-addressr/gnaf_record_applethorpe_qld.json')) as {
+    const applethorpe = JSON.parse(sample('gnaf-mapping-oracle-addressr/gnaf_record_applethorpe_qld.json')) as {
       expected_mapped_address: { sla: string };
       ADDRESS_DETAIL: { LOT_NUMBER: string; POSTCODE: string };
       STREET_LOCALITY: { STREET_NAME: string; STREET_TYPE_CODE: string };
@@ -383,7 +383,7 @@ describe('parseAddress', () => {
       locality: applethorpe.LOCALITY.LOCALITY_NAME,
     });
 
-    const christmas = JSON.parse(shared('gnaf-mapping-oracle-addressr/ot_christmas_island_expected.json')) as {
+    const christmas = JSON.parse(sample('gnaf-mapping-oracle-addressr/ot_christmas_island_expected.json')) as {
       search_results_sla_pid: Array<{ sla: string }>;
     };
     const parsed = christmas.search_results_sla_pid.map(({ sla }) => parseAddress(sla));

@@ -12,9 +12,9 @@ import { Progress } from '../cli/ingest/progress.ts';
 import { openPsv, PsvError } from '../cli/ingest/psv.ts';
 import { testRuntime } from './support/runtime.ts';
 
-const shared = (path: string) => fileURLToPath(new URL(`../../shared/data/${path}`, import.meta.url));
+const sample = (path: string) => fileURLToPath(new URL(`../data/samples/${path}`, import.meta.url));
 const ORACLE = JSON.parse(
-  readFileSync(shared('gnaf-mapping-oracle-addressr/gnaf_record_applethorpe_qld.json'), 'utf8'),
+  readFileSync(sample('gnaf-mapping-oracle-addressr/gnaf_record_applethorpe_qld.json'), 'utf8'),
 ) as {
   ADDRESS_DETAIL: Record<string, string>;
   STREET_LOCALITY: Record<string, string>;
@@ -24,7 +24,7 @@ const ORACLE = JSON.parse(
   expected_mapped_address: { sla: string };
 };
 const CHRISTMAS_ISLAND = JSON.parse(
-  readFileSync(shared('gnaf-mapping-oracle-addressr/ot_christmas_island_expected.json'), 'utf8'),
+  readFileSync(sample('gnaf-mapping-oracle-addressr/ot_christmas_island_expected.json'), 'utf8'),
 ) as { search_results_sla_pid: Array<{ pid: string; sla: string }> };
 
 type Rows = Array<Record<string, string>>;
@@ -224,7 +224,7 @@ function writeRelease(
     }
   }
   copyFileSync(
-    shared('gnaf-authority-street-type/Authority_Code_STREET_TYPE_AUT_psv.psv'),
+    sample('gnaf-authority-street-type/Authority_Code_STREET_TYPE_AUT_psv.psv'),
     join(release, 'Authority Code', 'Authority_Code_STREET_TYPE_AUT_psv.psv'),
   );
   const used = { ...ORACLE.authority_codes_used };

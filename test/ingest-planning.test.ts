@@ -15,7 +15,7 @@ import {
 import { Progress } from '../cli/ingest/progress.ts';
 import { createTestKey, type TestRuntime, testRuntime } from './support/runtime.ts';
 
-const BENDIGO = fileURLToPath(new URL('../../shared/data/vicmap-planning-bendigo/', import.meta.url));
+const BENDIGO = fileURLToPath(new URL('../data/samples/vicmap-planning-bendigo/', import.meta.url));
 const DCPO = join(BENDIGO, 'vicmap_planning_overlay_DCPO_greater_bendigo.geojson');
 const LGA = join(BENDIGO, 'lga_greater_bendigo.geojson');
 /** Datasets nobody serves, for the runs that need not be looked up through the graph. */

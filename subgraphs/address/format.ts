@@ -116,7 +116,7 @@ const localityPart = (p: AddressParts): string => space(space(p.locality_name, p
 /**
  * G-NAF's single-line address as addressr writes it: the level, the flat, then number and
  * street, then locality, state and postcode, joined by ", ". addressr's own output for real
- * G-NAF records (the oracle in ../shared/data/gnaf-mapping-oracle-addressr/):
+ * G-NAF records (the oracle in data/samples/gnaf-mapping-oracle-addressr/):
  *
  *   LOT 16 AERODROME RD, APPLETHORPE QLD 4378
  *   UNIT 1, 19 MURRAY RD, CHRISTMAS ISLAND OT 6798

@@ -21,13 +21,13 @@ export const square = (lng: number, lat: number, half: number) => ({
   ],
 });
 
-/** Inside the real DCPO2 overlay of Greater Bendigo (Vicmap Planning, ../shared/data). */
+/** Inside the real DCPO2 overlay of Greater Bendigo (Vicmap Planning, data/samples). */
 export const BENDIGO = { lng: 144.355, lat: -36.6623 };
 export const SYDNEY = { lng: 151.2, lat: -33.87 };
 export const DCPO = JSON.parse(
   readFileSync(
     new URL(
-      '../../../shared/data/vicmap-planning-bendigo/vicmap_planning_overlay_DCPO_greater_bendigo.geojson',
+      '../../data/samples/vicmap-planning-bendigo/vicmap_planning_overlay_DCPO_greater_bendigo.geojson',
       import.meta.url,
     ),
     'utf8',
