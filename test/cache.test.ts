@@ -41,7 +41,7 @@ describe.each(implementations)('%s cache', (_name, open) => {
 });
 
 describe('bounded memo (statement names, prepared operations, row converters)', () => {
-  it('works a value out once per key, keeps null as a value, and starts again when full', () => {
+  it('works a value out once per key, keeps null as a value, and stays within its bound', () => {
     const memo = new BoundedMemo<string, string | null>(2);
     let made = 0;
     const make = (key: string) => {
@@ -53,7 +53,7 @@ describe('bounded memo (statement names, prepared operations, row converters)', 
     expect(memo.get('none', make)).toBeNull();
     expect(memo.get('none', make)).toBeNull();
     expect(made).toBe(2);
-    expect(memo.get('b', make)).toBe('B'); // a third key: the full memo starts again with it
+    expect(memo.get('b', make)).toBe('B'); // a third key: the full memo drops its coldest key ('a')
     expect(memo.get('b', make)).toBe('B');
     expect(made).toBe(3);
     expect(memo.get('a', make)).toBe('A');
@@ -61,5 +61,30 @@ describe('bounded memo (statement names, prepared operations, row converters)', 
     memo.clear();
     expect(memo.get('b', make)).toBe('B');
     expect(made).toBe(5);
+  });
+
+  it('evicts the least recently used key, so a stream of new keys never makes a hot key cold', () => {
+    const memo = new BoundedMemo<string, string>(3);
+    const made: string[] = [];
+    const make = (key: string) => {
+      made.push(key);
+      return key.toUpperCase();
+    };
+    memo.get('hot', make);
+    for (let i = 0; i < 100; i += 1) {
+      memo.get(`cold-${i}`, make);
+      expect(memo.get('hot', make)).toBe('HOT'); // each use makes it the most recent again
+    }
+    expect(made.filter((key) => key === 'hot')).toHaveLength(1);
+    expect(memo.size).toBe(3);
+    expect(memo.has('cold-99')).toBe(true);
+    expect(memo.has('cold-98')).toBe(true);
+    expect(memo.has('cold-97')).toBe(false);
+    // Without a use, the hot key is the oldest and goes first.
+    memo.get('new-1', make);
+    memo.get('new-2', make);
+    memo.get('new-3', make);
+    expect(memo.has('hot')).toBe(false);
+    expect(() => new BoundedMemo(0)).toThrow(RangeError);
   });
 });
