@@ -5,11 +5,13 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import { ErrorCodes } from '../core/errors.ts';
+import { OPERATION_LIMITS } from '../core/operation-limits.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { composeSupergraph } from './compose.ts';
 import type { GatewayContext } from './datasources.ts';
 import { HttpSubgraphDataSource, InProcessSubgraphDataSource } from './datasources.ts';
+import type { Admission } from './operations.ts';
 import { GatewayOperations, gatewayLogger } from './operations.ts';
 
 export type GraphMode =
@@ -25,6 +27,8 @@ export type GraphResult<TData> = { data?: TData | null; errors?: readonly GraphQ
 export type Graph = {
   apollo: ApolloServer<GatewayContext>;
   execute<TData>(query: string, variables: Record<string, unknown>, scope: RequestScope): Promise<GraphResult<TData>>;
+  /** A caller's operation measured against the operation limits, before Apollo Server runs it. */
+  admit(query: string, operationName: string | null): Admission;
   stop(): Promise<void>;
 };
 
@@ -42,6 +46,11 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     introspection: true,
+    // Off (docs/decisions.md): a cache any key could fill was answered to keyless GETs, and
+    // clients lose little by sending the whole operation, which is what the limits measure.
+    persistedQueries: false,
+    // The same bound the limits parse with, so Apollo never reads further than they did.
+    parseOptions: { maxTokens: OPERATION_LIMITS.tokens },
     includeStacktraceInErrorResponses: false,
     // The process drains HTTP first and then stops the graph (cli/serve.ts); Apollo stopping
     // itself on SIGTERM would fail the requests still in flight.
@@ -61,6 +70,7 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
     apollo,
     execute: <TData>(query: string, variables: Record<string, unknown>, scope: RequestScope) =>
       operations.execute<TData>(query, variables, scope),
+    admit: (query, operationName) => operations.admit(query, operationName),
     stop: () => apollo.stop(),
   };
 }

@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { ApolloGateway } from '@apollo/gateway';
 import type { DocumentNode, GraphQLFormattedError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { getOperationAST, GraphQLError, parse, validate } from 'graphql';
+import { getOperationAST, GraphQLError, validate } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
 import { BoundedMemo } from '../core/bounded-memo.ts';
 import { logger } from '../core/logger.ts';
+import type { CostModel, OperationMeasure } from '../core/operation-limits.ts';
+import {
+  costModelFromSupergraph,
+  measureOperation,
+  OperationLimitError,
+  parseOperation,
+} from '../core/operation-limits.ts';
 import type { GatewayContext } from './datasources.ts';
 
 type GatewayRequestContext = Parameters<ApolloGateway['executor']>[0];
@@ -16,7 +23,12 @@ type Prepared =
   | { document: DocumentNode; operation: OperationDefinitionNode; queryHash: string }
   | { errors: GraphQLFormattedError[] };
 
+/** What measuring a caller's operation found: its size, or the limit it passed. */
+export type Admission = { measure: OperationMeasure } | { refused: OperationLimitError } | { unreadable: true };
+
 const MAX_PREPARED = 500;
+/** Distinct /graphql operations whose measure is kept; each costs its sender at least a token. */
+const MAX_MEASURED = 2_000;
 /** Apollo Server 4+ passes a fixed text here too; the gateway does not read it. */
 const SCHEMA_HASH = 'unused' as GatewayRequestContext['schemaHash'];
 
@@ -56,13 +68,43 @@ function formatted(errors: readonly GraphQLError[]): GraphQLFormattedError[] {
  */
 export class GatewayOperations {
   private readonly prepared = new BoundedMemo<string, Prepared>(MAX_PREPARED);
+  private readonly measured = new BoundedMemo<string, Admission>(MAX_MEASURED);
   private schema: GraphQLSchema | null = null;
+  private costModel: CostModel | null = null;
 
   constructor(private readonly gateway: ApolloGateway) {
-    gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
+    gateway.onSchemaLoadOrUpdate(({ apiSchema, coreSupergraphSdl }) => {
       this.schema = apiSchema;
+      this.costModel = costModelFromSupergraph(coreSupergraphSdl);
       this.prepared.clear();
+      this.measured.clear();
     });
+  }
+
+  /**
+   * Measures a caller's operation against OPERATION_LIMITS: parsed (with the token bound) but
+   * neither validated nor run, so a refusal costs no subgraph call and no validation pass.
+   * `unreadable` is a document that does not parse or does not say which operation to run:
+   * Apollo Server answers it with its own GraphQL error, having nothing to execute.
+   */
+  admit(query: string, operationName: string | null): Admission {
+    const { schema, costModel } = this.loaded();
+    return this.measured.get(`${operationName ?? ''}\n${query}`, () => {
+      try {
+        const measure = measureOperation(schema, costModel, parseOperation(query), operationName);
+        return measure ? { measure } : { unreadable: true };
+      } catch (error) {
+        if (error instanceof OperationLimitError) return { refused: error };
+        // A syntax error, or nesting past what the parser's stack holds.
+        return { unreadable: true };
+      }
+    });
+  }
+
+  private loaded(): { schema: GraphQLSchema; costModel: CostModel } {
+    const { schema, costModel } = this;
+    if (!schema || !costModel) throw new Error('The gateway has not loaded its schema yet.');
+    return { schema, costModel };
   }
 
   async execute<TData>(
@@ -70,9 +112,8 @@ export class GatewayOperations {
     variables: Record<string, unknown>,
     scope: RequestScope,
   ): Promise<{ data?: TData | null; errors?: readonly GraphQLFormattedError[] }> {
-    const schema = this.schema;
-    if (!schema) throw new Error('The gateway has not loaded its schema yet.');
-    const prepared = this.prepare(schema, query);
+    const { schema, costModel } = this.loaded();
+    const prepared = this.prepare(schema, costModel, query);
     if ('errors' in prepared) return { errors: prepared.errors };
     const context: GatewayContext = { scope };
     const requestContext: GatewayRequestContext = {
@@ -96,16 +137,25 @@ export class GatewayOperations {
     return errors ? { data: result.data as TData | null | undefined, errors } : { data: result.data as TData | null };
   }
 
-  private prepare(schema: GraphQLSchema, query: string): Prepared {
+  /**
+   * The facade's operations are held to the same limits as a caller's: one that outgrows them
+   * is a bug of ours, so it fails as INTERNAL (logged) rather than as the caller's bad request.
+   */
+  private prepare(schema: GraphQLSchema, costModel: CostModel, query: string): Prepared {
     return this.prepared.get(query, () => {
       try {
-        const document = parse(query);
+        const document = parseOperation(query);
         const errors = validate(schema, document);
         const operation = getOperationAST(document);
         if (errors.length > 0) return { errors: formatted(errors) };
         if (!operation) return { errors: [{ message: 'The document must hold exactly one operation.' }] };
+        measureOperation(schema, costModel, document);
         return { document, operation, queryHash: createHash('sha256').update(query).digest('hex') };
       } catch (error) {
+        if (error instanceof OperationLimitError) {
+          logger.error('facade operation over the operation limits', { error: error.message });
+          return { errors: [{ message: error.message, extensions: { code: 'INTERNAL', http: { status: 500 } } }] };
+        }
         return { errors: formatted([error instanceof GraphQLError ? error : new GraphQLError(String(error))]) };
       }
     });

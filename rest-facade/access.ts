@@ -3,6 +3,7 @@ import { hasScope } from '../core/context.ts';
 import type { Dataset, RequestScope } from '../core/context.ts';
 import { AppError } from '../core/errors.ts';
 import { logger } from '../core/logger.ts';
+import { tokensFor } from '../core/operation-limits.ts';
 import { rateLimitHeaders } from '../core/rate-limit.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
@@ -51,22 +52,30 @@ function secondsUntilNextUtcDay(now: Date): number {
 /**
  * The per-key token bucket (spec §8), with its headers on every keyed answer; a 429 adds
  * Retry-After. Keys with a daily cap (the public demo key) are also counted per UTC day.
+ * A request takes one token, a GraphQL operation as many as its cost asks (`tokensFor`), but
+ * never more than the whole bucket: a key with a small bucket can still run a large operation,
+ * once a minute.
  */
 export async function enforceLimits(
   key: AuthenticatedKey,
   res: Response,
   runtime: Runtime,
   metered: boolean,
-): Promise<void> {
-  const decision = await runtime.limiter.take(key.id, {
-    capacity: key.rateLimitPerMinute,
-    refillPerSecond: key.rateLimitPerMinute / 60,
-  });
+  tokens = 1,
+): Promise<number> {
+  const charged = Math.min(tokens, key.rateLimitPerMinute);
+  const decision = await runtime.limiter.take(
+    key.id,
+    { capacity: key.rateLimitPerMinute, refillPerSecond: key.rateLimitPerMinute / 60 },
+    charged,
+  );
   for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
   if (!decision.allowed) {
     throw new AppError(
       'RATE_LIMITED',
-      `Rate limit of ${key.rateLimitPerMinute} requests per minute exceeded.`,
+      charged > 1
+        ? `Rate limit of ${key.rateLimitPerMinute} requests per minute exceeded: this operation costs ${charged}.`
+        : `Rate limit of ${key.rateLimitPerMinute} requests per minute exceeded.`,
       `Retry after ${decision.retryAfter} s.`,
     );
   }
@@ -89,10 +98,112 @@ export async function enforceLimits(
       );
     }
   }
+  return charged;
 }
 
 export function requireScope(scope: RequestScope, needed: string): void {
   if (!hasScope(scope, needed)) {
     throw new AppError('FORBIDDEN', `Missing scope: ${needed}`, 'Ask your account admin to add the scope to this key.');
+  }
+}
+
+/** The GraphQL-over-HTTP request parameters: a GET carrying any of them asks for an operation. */
+const GRAPHQL_PARAMS = ['query', 'operationName', 'variables', 'extensions'] as const;
+/** What a GraphQL client may ask an answer in, against the Sandbox page's HTML. */
+const GRAPHQL_MEDIA = ['application/json', 'application/graphql-response+json', 'multipart/mixed'];
+
+/**
+ * Exactly a browser opening the Apollo Sandbox page: a GET with no operation in it whose Accept
+ * prefers HTML to every GraphQL answer type. Only this goes keyless; Apollo's own test is looser
+ * (an Accept preferring `application/graphql-response+json` but naming HTML is an operation to it),
+ * which is how a keyless GET once reached its persisted-query cache.
+ */
+export function isSandboxPageRequest(req: Request): boolean {
+  if (req.method !== 'GET') return false;
+  if (GRAPHQL_PARAMS.some((param) => param in req.query)) return false;
+  return req.accepts([...GRAPHQL_MEDIA, 'text/html']) === 'text/html';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const SEND_QUERY_HINT = 'POST {"query": "...", "variables": {...}} as JSON, or GET ?query=...';
+
+/** `extensions`, from a JSON body or a GET parameter holding JSON. */
+function extensionsOf(value: unknown): Record<string, unknown> | null {
+  if (value === undefined || value === null) return null;
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new AppError('BAD_REQUEST', 'The extensions parameter is not valid JSON.', SEND_QUERY_HINT);
+    }
+  }
+  if (!isRecord(parsed)) throw new AppError('BAD_REQUEST', 'extensions must be a JSON object.', SEND_QUERY_HINT);
+  return parsed;
+}
+
+/** The operation a /graphql request asks to run; 400 for anything that holds none. */
+export function graphqlOperation(req: Request): { query: string; operationName: string | null } {
+  let params: Record<string, unknown>;
+  if (req.method === 'POST') {
+    const body: unknown = req.body;
+    if (Array.isArray(body)) {
+      throw new AppError('BAD_REQUEST', 'Batched operations are not supported.', 'Send one operation per request.');
+    }
+    if (!req.is('application/json') || !isRecord(body)) {
+      throw new AppError('BAD_REQUEST', 'Send the operation as a JSON body.', SEND_QUERY_HINT);
+    }
+    params = body;
+  } else {
+    params = req.query;
+  }
+  if (extensionsOf(params.extensions)?.persistedQuery !== undefined) {
+    throw new AppError(
+      'BAD_REQUEST',
+      'PERSISTED_QUERY_NOT_SUPPORTED: automatic persisted queries are turned off.',
+      'Send the whole operation in query; Apollo Client falls back to that by itself.',
+    );
+  }
+  const { query, operationName } = params;
+  if (typeof query !== 'string' || !query.trim()) {
+    throw new AppError('BAD_REQUEST', 'The request holds no GraphQL operation in query.', SEND_QUERY_HINT);
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    throw new AppError('BAD_REQUEST', 'operationName must be a string.', SEND_QUERY_HINT);
+  }
+  return { query, operationName: operationName ?? null };
+}
+
+/**
+ * Measures a keyed /graphql operation against the operation limits and charges its cost to the
+ * key's bucket, before Apollo Server parses, validates or plans it. An operation that is refused
+ * (over a limit, or no operation at all) still takes one token, so refusals are not free either.
+ * `X-Query-Cost` tells the caller the operation's cost units, `X-Query-Tokens` what was taken.
+ */
+export async function admitGraphqlOperation(
+  req: Request,
+  res: Response,
+  key: AuthenticatedKey,
+  runtime: Runtime,
+): Promise<void> {
+  let refusal: AppError | null = null;
+  let cost: number | null = null;
+  try {
+    const { query, operationName } = graphqlOperation(req);
+    const admission = runtime.graph.admit(query, operationName);
+    if ('refused' in admission) refusal = admission.refused;
+    else if ('measure' in admission) cost = admission.measure.cost;
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    refusal = error;
+  }
+  const charged = await enforceLimits(key, res, runtime, true, cost === null ? 1 : tokensFor(cost));
+  if (refusal) throw refusal;
+  if (cost !== null) {
+    res.setHeader('X-Query-Cost', String(cost));
+    res.setHeader('X-Query-Tokens', String(charged));
   }
 }

@@ -7,7 +7,14 @@ import { AppError } from '../core/errors.ts';
 import type { GatewayContext } from '../gateway/datasources.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
-import { authenticate, enforceLimits, requireScope, scopeOfKey } from './access.ts';
+import {
+  admitGraphqlOperation,
+  authenticate,
+  enforceLimits,
+  isSandboxPageRequest,
+  requireScope,
+  scopeOfKey,
+} from './access.ts';
 import { errorHandler, sendError, toAppError } from './errors.ts';
 import { sendJson } from './json.ts';
 import type { Credit, RouteDefinition } from './route.ts';
@@ -116,7 +123,8 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
 
 /**
  * /graphql takes the same keys, limits and metering as REST. The Apollo Sandbox landing
- * page (a browser's GET) is open; every operation needs a key.
+ * page (exactly a browser's GET of it) is open; every operation needs a key, and is measured
+ * and charged by its cost before Apollo Server sees it.
  */
 function graphqlAccess(runtime: Runtime): RequestHandler {
   return async (req, res, next) => {
@@ -134,14 +142,14 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
       );
       return;
     }
-    if (req.method === 'GET' && req.accepts(['text/html', 'application/json']) === 'text/html' && !req.query.query) {
+    if (isSandboxPageRequest(req)) {
       res.locals.scope = { dataset: 'sandbox', requestId: id, scopes: [] };
       next();
       return;
     }
     try {
       const key = await authenticate(req, runtime);
-      await enforceLimits(key, res, runtime, true);
+      await admitGraphqlOperation(req, res, key, runtime);
       res.locals.scope = scopeOfKey(key, id);
       res.on('finish', () => {
         if (res.statusCode < 400) runtime.meter.record(key.id, 'graphql');

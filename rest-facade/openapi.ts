@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { docsPageHtml } from './docs-page.ts';
 import { bodySchema, openApiPath, pathParameters, queryParameters } from './openapi/parameters.ts';
 import { usedComponents } from './openapi/components.ts';
+import { GRAPHQL_DOCS } from './openapi/graphql-docs.ts';
 import { routeResponses } from './openapi/responses.ts';
 import { ROUTE_DOCS, routeKey } from './openapi/route-docs.ts';
 import type { OpenApiDocument, OperationObject, PathItemObject, TagObject } from './openapi/types.ts';
@@ -66,7 +67,9 @@ Query values are text on the wire: numbers are documented as strings of decimal 
 **Errors.** Each route family writes its errors in its own shape: the cadastre envelope (\`success\`, \`error\`,
 \`hint\`), an empty FeatureCollection for window queries, or \`{ success: false, error, hint }\`. Key, scope and
 rate-limit refusals and wrong methods always take that last, plain shape. Every answer of a route carries an
-\`X-Request-Id\`; quote it to support.`;
+\`X-Request-Id\`; quote it to support.
+
+${GRAPHQL_DOCS}`;
 
 /** `get /api/cadastre/by-address` → `getApiCadastreByAddress`; `:id` → `ById`. Stable while the path is. */
 export function operationId(route: Pick<RouteDefinition, 'method' | 'path'>): string {
