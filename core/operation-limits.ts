@@ -22,15 +22,16 @@ import { AppError } from './errors.ts';
 /**
  * What one GraphQL operation may ask for, on /graphql and for the facade's own operations.
  * Chosen so the largest real callers fit with room to spare and a flood does not:
- * - depth 12: no type of the data graph refers back to itself, and the facade's deepest
- *   operation is 5 levels. Introspection (`__schema`, `__type`) is not held to it: its `ofType`
+ * - depth 12: no type of the data graph refers back to itself, and the facade's operations
+ *   nest 5 levels at most. Introspection (`__schema`, `__type`) is not held to it: its `ofType`
  *   chain is 15 deep in graphql-js's own query, and graphql-js's MaxIntrospectionDepthRule
  *   already refuses the nesting that would multiply (`fields { type { fields ...`).
  * - aliases 30: a page of lookups in one call; measured, 2,000 aliased property lookups held
  *   the server 14 s, so the bound stays in the tens.
  * - root fields 25: the query type has 22 fields, so one of each fits.
  * - fields 500: introspection selects 230 with its fragments expanded.
- * - cost 100: a dozen property lookups of every layer (8 units each; see `measureOperation`).
+ * - cost 100: a dozen lookups of five Property layers (8 units each, see `measureOperation`);
+ *   the facade's full property graph, every layer, costs 12.
  * - tokens 5,000 (names, punctuation and values, as the GraphQL lexer reads them): bounds the
  *   parse of a hostile document, which the 1 MB body limit alone does not (the measured flood
  *   was 383 KB), and the nesting it can build. The full introspection query is about 300.
