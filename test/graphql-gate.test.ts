@@ -237,6 +237,21 @@ describe('/graphql cost charged to the rate limit', () => {
   });
 });
 
+describe('/graphql against a stream of distinct operations', () => {
+  it("is cut off by the key's bucket: each new operation takes a token before Apollo parses or plans it", async () => {
+    const secret = await createTestKey(t.runtime, { rateLimitPerMinute: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const res = await request(t.app)
+        .post('/graphql')
+        .set(bearer(secret))
+        .send({ query: `{ distinct${i}: __typename }` });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+});
+
 describe("the facade's own operations", () => {
   it('are held to the same limits: one over them fails as our error, not the caller’s', async () => {
     const scope = { dataset: 'sandbox' as const, requestId: 'graphql-gate', scopes: [] };
