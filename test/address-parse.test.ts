@@ -339,6 +339,46 @@ describe('parseAddress', () => {
     ]);
   });
 
+  it('reads a number inside a business name as the name, and the number starting the street as the house number', () => {
+    const big4 = parseAddress('BIG 4 PARK BEACH HOL PARK, 1 OCEAN PDE, COFFS HARBOUR NSW 2450');
+    expect(big4).toMatchObject({
+      buildingName: 'BIG 4 PARK BEACH HOL PARK',
+      number: number(1),
+      state: 'NSW',
+      postcode: '2450',
+      leftovers: [],
+    });
+    expect(big4.readings[0]).toMatchObject(street('OCEAN', 'PARADE', 'COFFS HARBOUR'));
+    // without commas the street after the second number still has its type
+    const run = parseAddress('Big 4 Holiday Park 1 Ocean Pde Coffs Harbour NSW');
+    expect(run).toMatchObject({ buildingName: 'BIG 4 HOLIDAY PARK', number: number(1) });
+    expect(run.readings[0]).toMatchObject({ streetName: 'OCEAN', streetType: 'PARADE', locality: 'COFFS HARBOUR' });
+    // a number first in its part is the house number, whatever numbers follow
+    expect(parseAddress('12 Highway 1, Kempsey NSW').number).toEqual(number(12));
+    expect(parseAddress('Rialto Towers 525 Collins St Melbourne')).toMatchObject({
+      buildingName: 'RIALTO TOWERS',
+      number: number(525),
+    });
+  });
+
+  it('reads a locality the data knows, written alone, as the locality and not as a street', () => {
+    const known = new Set(['EIGHT MILE PLAINS', 'KANGAROO FLAT']);
+    const isLocality = (name: string) => known.has(name);
+    for (const input of ['Eight Mile Plains', 'Eight Mile Plains QLD 4113', 'eight mile plains, Queensland']) {
+      const parsed = parseAddress(input, { isLocality });
+      expect(parsed, input).toMatchObject({ locality: 'EIGHT MILE PLAINS', readings: [], number: null, leftovers: [] });
+    }
+    expect(parseAddress('Eight Mile Plains QLD 4113', { isLocality })).toMatchObject({
+      state: 'QLD',
+      postcode: '4113',
+    });
+    // text alone cannot tell: without the data's names it stays a street reading
+    expect(parseAddress('Eight Mile Plains').locality).toBeNull();
+    // a number makes it an address whose street may share a locality's name
+    expect(parseAddress('3 Kangaroo Flat', { isLocality }).locality).toBeNull();
+    expect(parseAddress('Eight Mile', { isLocality }).locality).toBeNull();
+  });
+
   it('keeps at most six readings', () => {
     const parsed = parseAddress('1 Park Hill View Rise Vale Glen Heights Flat Bay Beach');
     expect(parsed.readings.length).toBeGreaterThan(1);

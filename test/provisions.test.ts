@@ -248,6 +248,57 @@ describe('NSW Housing Code', () => {
   });
 });
 
+describe('NSW Zone R5: the Rural Housing Code (Part 3A)', () => {
+  const r5 = (area: number | null, width: number | null = 30) => nsw(area, width, 'R5');
+
+  it('follows the Rural Housing Code, not the conservative default', () => {
+    const p = r5(2000);
+    expect(p.regime).toBe('NSW Rural Housing Code (SEPP Exempt and Complying Development Codes 2008, Part 3A)');
+    expect(p.notes[0]).toMatch(/Rural Housing Code \(Part 3A\)/);
+  });
+
+  it('sets an R5 lot under 4,000 m² 10 m from the primary road and 2.5 m from the sides, at any wall height', () => {
+    const p = r5(2000);
+    expect(p.setbacks.front).toMatchObject({ min_m: 10, conservative_fallback: false });
+    expect(p.setbacks.front.reference).toMatch(/3A\.15/);
+    expect(p.setbacks.front.assumes).toMatch(/two dwelling houses within 40 m/);
+    for (const height of [3.6, 6.9, 8.5]) expect(setbackAt(p, 'side', height).metres).toBe(2.5);
+    expect(p.setbacks.side).toMatchObject({ conservative_fallback: false });
+    expect(p.setbacks.side.reference).toMatch(/3A\.16/);
+    expect(p.height).toMatchObject({ max_m: 8.5, storeys: 2, conservative_fallback: false });
+  });
+
+  it('sets the sides of a lot of 4,000 m² or more 10 m back', () => {
+    expect(r5(3999.9).setbacks.side.min_m).toBe(2.5);
+    expect(r5(4000).setbacks.side).toMatchObject({ min_m: 10, conservative_fallback: false });
+    expect(r5(20000).setbacks.side.min_m).toBe(10);
+  });
+
+  it('flags every figure it could not read in the Code as a conservative fallback', () => {
+    const small = r5(2000);
+    expect(small.setbacks.rear).toMatchObject({ min_m: 10, conservative_fallback: true });
+    expect(small.site_coverage.conservative_fallback).toBe(true);
+    expect(small.permeability?.conservative_fallback).toBe(true);
+    expect(small.conservative_fallback).toBe(true);
+    const large = r5(8000);
+    expect(large.setbacks.front).toMatchObject({ min_m: 20, conservative_fallback: true });
+    // the 2011 text allowed 10 m here; the lower 8.5 m is held until confirmed
+    expect(large.height).toMatchObject({ max_m: 8.5, conservative_fallback: true });
+  });
+
+  it('takes the large-lot figures, flagged, when the lot area is unknown', () => {
+    const p = r5(null);
+    expect(p.setbacks.side).toMatchObject({ min_m: 10, conservative_fallback: true });
+    expect(p.setbacks.front).toMatchObject({ min_m: 20, conservative_fallback: true });
+  });
+
+  it('leaves a lot narrower than 18 m to the conservative default, saying why', () => {
+    const p = r5(2000, 15);
+    expect(p.regime).toBe('Conservative default');
+    expect(p.notes[0]).toMatch(/at least 18 m wide at the building line \(cl\. 3A\.9/);
+  });
+});
+
 describe('conservative fallback', () => {
   const everyControl = (p: Provisions) => [
     ...Object.values(p.setbacks),

@@ -97,7 +97,9 @@ export const PLANNING_SCHEMAS: Record<string, SchemaObject> = {
       state: { type: 'string', enum: [...STATES] },
       zone: orNull(object({ code: str(), description: maybe('string') })),
       overlays: { type: 'array', items: str(), description: 'Overlay codes at the point.' },
-      regime: str('The rules applied: VIC ResCode, NSW Housing Code, QLD Development Code, or a conservative default.'),
+      regime: str(
+        'The rules applied: VIC ResCode, NSW Housing Code (Rural Housing Code in Zone R5), QLD Development Code, or a conservative default.',
+      ),
       conservative_fallback: { type: 'boolean', description: 'True when any figure is a default (an estimate).' },
       lot: object({
         area_m2: maybe('number'),

@@ -148,7 +148,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     success: schemaRef('PropertyResolve'),
     successDescription: 'The gnaf_pid, state and parcel_pfi of the address, with how well it matched.',
     credited: true,
-    notes: 'Matches exactly as /api/cadastre/by-address does.',
+    notes:
+      'Matches as /api/cadastre/by-address does, and also answers addresses G-NAF places only on their street ' +
+      'or locality (geocodeType STL, LOC or GG) with parcel_pfi null and a hint. The address may be passed as q ' +
+      'or, as /v1/envelope-by-address names it, as address.',
     raises: {
       404: {
         description: 'No candidate clears the match floor.',
@@ -174,6 +177,9 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     successDescription:
       'valid true with the normalised G-NAF address and the corrections made, or valid false and why.',
     credited: true,
+    notes:
+      'An address G-NAF places only on its street or locality (geocodeType STL, LOC or GG) is valid; hint says so. ' +
+      'A locality written alone is read as that locality and is not valid.',
   },
   'GET /v1/property/graph': {
     success: schemaRef('PropertyGraph'),

@@ -195,13 +195,21 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
         properties: {
           gnaf_pid: { type: 'string' },
           state: { type: 'string', enum: [...STATES] },
-          parcel_pfi: { ...nullable('string'), description: 'Null when no parcel lies under the address point.' },
+          parcel_pfi: {
+            ...nullable('string'),
+            description:
+              'Null when no parcel lies under the address point, or when G-NAF places the address only on its ' +
+              'street or locality (geocodeType STL, LOC or GG).',
+          },
           address: { type: 'string', description: 'G-NAF single-line address.' },
           locality: { type: 'string' },
           postcode: nullable('string'),
           lat: { type: 'number' },
           lng: { type: 'number' },
-          geocodeType: { type: 'string' },
+          geocodeType: {
+            type: 'string',
+            description: 'G-NAF geocode grade of the address point; STL, LOC and GG are not on the parcel.',
+          },
           similarity: { type: 'number' },
           confidence: { type: 'number' },
         },
@@ -217,10 +225,14 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
           'confidence',
         ],
       },
+      hint: {
+        ...nullable('string'),
+        description: 'Why parcel_pfi is null when the address is placed only on its street or locality; else null.',
+      },
       source: nullable('string'),
       ...credit,
     },
-    required: ['success', 'data', 'attribution', 'license'],
+    required: ['success', 'data', 'hint', 'attribution', 'license'],
   },
   AddressSuggestions: {
     type: 'object',
@@ -266,7 +278,10 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
           components: { type: 'object' },
           lat: { type: 'number' },
           lng: { type: 'number' },
-          geocodeType: { type: 'string' },
+          geocodeType: {
+            type: 'string',
+            description: 'G-NAF geocode grade; STL, LOC and GG addresses are valid but not placed on a parcel.',
+          },
           exact: { type: 'boolean', description: 'True when the strict pass matched.' },
           similarity: { type: 'number' },
           confidence: { type: 'number' },

@@ -3,6 +3,7 @@ import type { RequestScope } from '../../core/context.ts';
 import { stageBudget, withinBudget } from '../../core/budget.ts';
 import { AppError } from '../../core/errors.ts';
 import { isInAustralia } from '../../core/geo.ts';
+import { NON_PARCEL_GEOCODE_TYPES } from '../../subgraphs/address/matching/vocabulary.ts';
 import type { Graph } from '../../gateway/graph.ts';
 import { unwrap } from '../graph-result.ts';
 import { stateParam, textParam } from '../params.ts';
@@ -66,8 +67,9 @@ export type MatchResult = {
 
 const MATCH_FIELDS = `address { ${ADDRESS_FIELDS} } similarity confidence geocode_type strict distance_m notes`;
 
-const MATCH_ADDRESS = `query MatchAddress($q: String!, $state: String, $postcode: String, $near: NearInput, $timeout: Int) {
-  matchAddress(q: $q, state: $state, postcode: $postcode, near: $near, timeout_ms: $timeout) {
+const MATCH_ADDRESS = `query MatchAddress($q: String!, $state: String, $postcode: String, $near: NearInput, $timeout: Int,
+    $grades: MatchGrades) {
+  matchAddress(q: $q, state: $state, postcode: $postcode, near: $near, timeout_ms: $timeout, grades: $grades) {
     status message hint source attribution license
     match { ${MATCH_FIELDS} }
     alternatives { ${MATCH_FIELDS} }
@@ -126,12 +128,42 @@ const matchQuery = z.object({
 
 export type MatchInput = z.output<typeof matchQuery>;
 
+/**
+ * resolve takes the address as `q`, like the other address routes, or as `address`, as
+ * /v1/envelope-by-address names it, so a caller can move between the two without renaming.
+ */
+const resolveQuery = matchQuery
+  .extend({ q: textParam('q', 300).optional(), address: textParam('address', 300).optional() })
+  .transform((query, ctx) => {
+    const { address, q, ...rest } = query;
+    if (q !== undefined && address !== undefined && q !== address) {
+      ctx.addIssue({ code: 'custom', message: 'Pass the address once, as q or as address, not both.' });
+      return z.NEVER;
+    }
+    const text = q ?? address;
+    if (text === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: "q is required: the address to resolve, e.g. '72 Dwyer Street, Huntly VIC 3551' (address= works too).",
+      });
+      return z.NEVER;
+    }
+    return { ...rest, q: text };
+  });
+
+/** A point of these grades lies in the road or at a centroid: the parcel under it is not the address's. */
+const COARSE_GRADES: ReadonlySet<string> = new Set(NON_PARCEL_GEOCODE_TYPES);
+
+/** Which geocode grades may answer: parcel grades unless the route only needs the address to exist. */
+export type MatchGrades = 'parcel' | 'any';
+
 const budgetOf = (q: Pick<MatchInput, 'timeout_ms'>) => stageBudget(q.timeout_ms);
 
 export async function matchAddress(
   graph: Graph,
   scope: RequestScope,
   q: Omit<MatchInput, 'near'> & { near?: MatchInput['near'] },
+  grades: MatchGrades = 'parcel',
 ): Promise<MatchResult> {
   const data = unwrap(
     await graph.execute<{ matchAddress: MatchResult }>(
@@ -142,6 +174,7 @@ export async function matchAddress(
         postcode: q.postcode ?? null,
         near: q.near ?? null,
         timeout: q.timeout_ms === undefined ? null : budgetOf(q),
+        grades,
       },
       scope,
     ),
@@ -224,16 +257,18 @@ export const propertyResolve = defineRoute({
   tag: 'Property',
   summary: 'A free-text address to its gnaf_pid, state and parcel_pfi: the keys to store.',
   access: { scope: 'address.read' },
-  query: matchQuery,
+  query: resolveQuery,
   errorStyle: 'plain',
   async handle(q, { graph, scope }) {
     const budget = budgetOf(q);
-    const result = await matchAddress(graph, scope, q);
+    // the keys to store exist whatever the geocode grade; only the parcel needs a parcel-grade point
+    const result = await matchAddress(graph, scope, q, 'any');
     if (result.status !== 'matched' || !result.match) throw noMatch(result);
     const { address } = result.match;
     let parcelPfi = address.parcel_pfi;
     let parcelSource: string | null = null;
-    if (!parcelPfi) {
+    const onItsParcel = !COARSE_GRADES.has(result.match.geocode_type);
+    if (!parcelPfi && onItsParcel) {
       // The key pays for the parcel identifier, not for the parcel layer: the lookup runs as the service.
       const layer = await parcelUnder(graph, { ...scope, scopes: '*' }, result.match, budget);
       parcelPfi = layer.status === 'ok' ? (layer.data?.parcel_pfi ?? null) : null;
@@ -256,6 +291,7 @@ export const propertyResolve = defineRoute({
           similarity: result.match.similarity,
           confidence: result.match.confidence,
         },
+        hint: result.hint,
         source: parcelSource ? `${result.source} ${parcelSource}` : result.source,
         attribution: credit?.attribution ?? null,
         license: credit?.license ?? null,
@@ -333,7 +369,8 @@ export const addressValidate = defineRoute({
   query: matchQuery.omit({ near: true }),
   errorStyle: 'plain',
   async handle(q, { graph, scope }) {
-    const result = await matchAddress(graph, scope, q);
+    // an address G-NAF places only on its street or locality is still a real address
+    const result = await matchAddress(graph, scope, q, 'any');
     const match = result.match;
     const credit = matchCredit(result);
     return {
@@ -372,7 +409,7 @@ export const addressValidate = defineRoute({
             }
           : null,
         error: match ? null : result.message,
-        hint: match ? null : result.hint,
+        hint: result.hint,
         source: result.source,
         attribution: result.attribution,
         license: result.license,

@@ -63,6 +63,12 @@ export type MatchOptions = {
   state: string | null;
   postcode: string | null;
   near: { lat: number; lng: number } | null;
+  /**
+   * Whether street-, locality- and gap-grade points may answer. A parcel lookup needs the parcel
+   * under the point, which those grades do not give (spec 4.2.3); knowing that the address
+   * exists and its gnaf_pid does not need it. Absent means parcel grades only.
+   */
+  anyGrade?: boolean;
 };
 
 export type ScoredMatch = {
@@ -311,7 +317,7 @@ function score(
 ): ScoredMatch[] {
   const best = new Map<string, ScoredMatch>();
   for (const row of rows) {
-    if (!row.geocode_type || NON_PARCEL_GRADES.has(row.geocode_type)) continue;
+    if (!row.geocode_type || (NON_PARCEL_GRADES.has(row.geocode_type) && !options.anyGrade)) continue;
     for (const { reading, locality } of readings) {
       const fuzzy = streetSimilarity?.get(`${reading.streetName}|${row.street_locality_pid}`) ?? null;
       if (streetSimilarity === null && reading.streetName !== row.matched_name) continue;
@@ -383,6 +389,21 @@ function twins(ranked: ScoredMatch[]): ScoredMatch[] | null {
   return same.length > 0 ? [top, ...same] : null;
 }
 
+/** "KANGAROO FLAT VIC 3555", or every state the name is a locality of when the text does not say which. */
+function describeLocality(rows: LocalityNameRow[], parsed: ParsedAddress): string {
+  const fitting = rows.filter(
+    (r) => (!parsed.state || r.state === parsed.state) && (!parsed.postcode || r.postcode === parsed.postcode),
+  );
+  const places = [
+    ...new Set(
+      (fitting.length > 0 ? fitting : rows).map((r) =>
+        [r.locality_name, r.state, r.postcode].filter(Boolean).join(' '),
+      ),
+    ),
+  ];
+  return places.join(' or ');
+}
+
 export class AddressMatcher {
   constructor(
     private readonly run: StageRunner,
@@ -391,8 +412,14 @@ export class AddressMatcher {
   ) {}
 
   async match(q: string, options: MatchOptions): Promise<MatchOutcome> {
-    const parsed = parseAddress(q);
+    const directory = await this.localities();
+    const parsed = parseAddress(q, { isLocality: (name) => directory.exact(name).length > 0 });
     const noMatch = (message: string, hint: string): MatchOutcome => ({ status: 'no_match', parsed, message, hint });
+    if (parsed.locality)
+      return noMatch(
+        `'${parsed.input}' names the locality ${describeLocality(directory.exact(parsed.locality), parsed)}, not an address.`,
+        `Give the house number and street too, e.g. '1 Main Street, ${parsed.input}'; /api/address/autocomplete lists addresses as they are typed.`,
+      );
     if (!parsed.number && !parsed.lot)
       return noMatch(
         `No house number or lot number found in '${parsed.input}'.`,
@@ -401,7 +428,6 @@ export class AddressMatcher {
     if (parsed.readings.length === 0)
       return noMatch(`No street found in '${parsed.input}'.`, 'Give the street name and type after the number.');
 
-    const directory = await this.localities();
     const state = parsed.state ?? options.state;
     const readings = parsed.readings.map((reading) => ({ reading, locality: readLocality(reading, directory, state) }));
     const house: HouseNumber = parsed.number ? { number: parsed.number.first } : { lot: parsed.lot! };

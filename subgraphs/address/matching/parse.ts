@@ -12,7 +12,7 @@ import {
  * Reads a free-text Australian address into G-NAF's components. Pure and total: garbage gives
  * empty components and no readings, never an exception; the matcher decides what is enough.
  */
-export function parseAddress(input: string): ParsedAddress {
+export function parseAddress(input: string, known: KnownNames = {}): ParsedAddress {
   const trimmed = input.trim();
   const all = tokenize(trimmed);
   // No address has this many words; the cap keeps the reading enumeration small on garbage.
@@ -20,10 +20,12 @@ export function parseAddress(input: string): ParsedAddress {
   const tail = readTail(tokens);
   const head = readHead(tokens.slice(0, tail.end));
   const streetPart = head.street.filter((token) => token.text !== '/');
-  const { readings, extra } = readStreet(streetPart);
+  const locality = localityOnly(head, streetPart, known);
+  const { readings, extra } = locality ? { readings: [], extra: [] } : readStreet(streetPart);
   const stray = head.street.filter((token) => token.text === '/');
   return {
     input: trimmed,
+    locality,
     flat: head.flat,
     level: head.level,
     buildingName: head.buildingName,
@@ -36,6 +38,22 @@ export function parseAddress(input: string): ParsedAddress {
     trailingCountry: tail.trailingCountry,
     leftovers: [...stray, ...extra, ...all.slice(MAX_TOKENS)].map((token) => token.text),
   };
+}
+
+/** What the data knows, for the readings text alone cannot settle. */
+export interface KnownNames {
+  /** Whether a name (upper case, single spaces) is a locality or a locality's alias. */
+  readonly isLocality?: (name: string) => boolean;
+}
+
+/**
+ * "Eight Mile Plains" or "Kangaroo Flat": with no number, lot, flat or level, text that is
+ * exactly a locality's name is that locality, although its last word is also a street type.
+ */
+function localityOnly(head: Head, street: readonly Token[], known: KnownNames): string | null {
+  if (!known.isLocality || head.number || head.lot || head.flat || head.level || street.length === 0) return null;
+  const name = street.map((token) => token.text).join(' ');
+  return known.isLocality(name) ? name : null;
 }
 
 const MAX_READINGS = 6;
@@ -184,6 +202,14 @@ function readHead(tokens: readonly Token[]): Head {
     else before.push(token);
     i += 1;
   }
+  const later = head.number ? laterHouseNumber(tokens, i, before) : -1;
+  if (later > 0) {
+    // "BIG 4 PARK BEACH HOL PARK, 1 OCEAN PDE": the first number was the name's
+    head.number = houseNumber(tokens[later]?.text);
+    head.buildingName = [...before, ...tokens.slice(i - 1, later)].map((token) => token.text).join(' ');
+    head.street = tokens.slice(later + 1);
+    return head;
+  }
   const after = tokens.slice(i);
   if (head.number && before.length > 0 && isBuildingName(before, after)) {
     head.buildingName = before.map((token) => token.text).join(' ');
@@ -192,6 +218,24 @@ function readHead(tokens: readonly Token[]): Head {
     head.street = [...before, ...after];
   }
   return head;
+}
+
+/**
+ * A number with words before it in its own comma part ("BIG 4", "Club 7") belongs to a name
+ * when a later number starts a street with a type after at least one word of name. Returns that
+ * later number's index, or -1 when the number read is the house number.
+ */
+function laterHouseNumber(tokens: readonly Token[], after: number, before: readonly Token[]): number {
+  const group = tokens[after - 1]?.group;
+  if (!before.some((token) => token.group === group)) return -1;
+  for (let j = after + 1; j < tokens.length; j++) {
+    const candidate = tokens[j]!;
+    if (!houseNumber(candidate.text)) continue;
+    const street = tokens.slice(j + 2).filter((token) => token.group === candidate.group);
+    if (street.some((token) => streetTypeCode(token.text) !== null) && tokens[j + 1]?.group === candidate.group)
+      return j;
+  }
+  return -1;
 }
 
 // What comes before the house number is a building name when it is clearly not the street: in its own comma part,

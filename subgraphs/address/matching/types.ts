@@ -17,6 +17,8 @@ export interface ParsedAddress {
     last: number | null;
     lastSuffix: string | null;
   } | null;
+  /** Set only when the text names a locality and nothing else ("Eight Mile Plains QLD"); then there are no readings. */
+  readonly locality: string | null;
   /** "Lot 16": only when no house number was given. */
   readonly lot: string | null;
   /**

@@ -13,6 +13,6 @@ export const ParsedAddressComponents: ParsedAddressComponentsResolvers<AddressCo
   street_name: (parsed) => parsed.readings[0]?.streetName ?? null,
   street_type: (parsed) => parsed.readings[0]?.streetType ?? null,
   street_suffix: (parsed) => parsed.readings[0]?.streetSuffix ?? null,
-  locality: (parsed) => parsed.readings[0]?.locality ?? null,
+  locality: (parsed) => parsed.readings[0]?.locality ?? parsed.locality,
   trailing_country: (parsed) => parsed.trailingCountry,
 };

@@ -6,6 +6,7 @@ import { STAGE_BUDGET, stageBudget } from '../../../core/budget.ts';
 import { SUGGESTIONS_BY_PREFIX } from '../sql.ts';
 import type { AddressRow } from '../sql.ts';
 import { suggestionQuery } from '../matching/suggest.ts';
+import { NON_PARCEL_GRADES } from '../matching/match.ts';
 import { resolvePropertyByGnafPid } from './Property.ts';
 
 export const MAX_ADDRESS_TEXT = 300;
@@ -41,6 +42,22 @@ async function creditOf(ctx: AddressContext, rows: AddressRow[]) {
   };
 }
 
+/** What a caller should know about a match that G-NAF does not place on its parcel. */
+function gradeHint(geocodeType: string | null): string | null {
+  if (!geocodeType || !NON_PARCEL_GRADES.has(geocodeType)) return null;
+  const where = COARSE_PLACES[geocodeType] ?? 'not on its parcel';
+  return (
+    `G-NAF places this address ${where} (geocode ${geocodeType}), not on its parcel, so no parcel_pfi is known. ` +
+    'Name the parcel by its lot and plan with /api/cadastre/lot-detail, or look it up by point.'
+  );
+}
+
+const COARSE_PLACES: Readonly<Record<string, string>> = {
+  STL: 'only on its street',
+  LOC: 'only at the centre of its locality',
+  GG: 'by interpolation along its street',
+};
+
 export const Query: QueryResolvers<AddressContext> = {
   propertyByGnafPid: (_parent, { gnaf_pid }, ctx) => resolvePropertyByGnafPid(gnaf_pid, ctx),
 
@@ -54,6 +71,7 @@ export const Query: QueryResolvers<AddressContext> = {
       state,
       postcode,
       near: args.near ?? null,
+      anyGrade: args.grades === 'any',
     });
     if (outcome.status === 'no_match')
       return {
@@ -73,7 +91,7 @@ export const Query: QueryResolvers<AddressContext> = {
       alternatives: outcome.alternatives,
       parsed: outcome.parsed,
       message: null,
-      hint: null,
+      hint: gradeHint(outcome.match.row.geocode_type),
       ...(await creditOf(ctx, [outcome.match.row])),
     };
   },

@@ -5,6 +5,7 @@
  * at the building line. Its standards step by lot area and lot width, as tables here.
  */
 import { band, setback, type Band } from './formulas.ts';
+import { nswRuralHousingCode } from './nsw-rural.ts';
 import type { RegimeContext, RegimeResult } from './regime.ts';
 import type { HeightRule, Provisions } from './types.ts';
 
@@ -129,10 +130,12 @@ function setbacks(ctx: RegimeContext): Provisions['setbacks'] {
 
 export function nswHousingCode(ctx: RegimeContext): RegimeResult {
   const zone = ctx.zone;
+  // large lot residential has its own code, with setbacks of its own
+  if (zone?.family === 'R5') return nswRuralHousingCode(ctx);
   if (!zone || !HOUSING_CODE_ZONES.has(zone.family)) {
     return {
       unsupported: zone
-        ? `${zone.code} (${zone.description}) is outside the zones the Housing Code applies to (R1, R2, R3, R4, RU5)${zone.family.startsWith('RU') || zone.family === 'R5' ? '; the Rural Housing Code (Part 3A) is not modelled' : ''}`
+        ? `${zone.code} (${zone.description}) is outside the zones the Housing Code applies to (R1, R2, R3, R4, RU5)${zone.family.startsWith('RU') ? '; the Rural Housing Code (Part 3A) is modelled for Zone R5 only' : ''}`
         : 'no planning zone is mapped at this point',
     };
   }
