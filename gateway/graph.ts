@@ -1,15 +1,17 @@
 import { ApolloGateway } from '@apollo/gateway';
+import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { GraphQLFormattedError } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
 import type { ErrorCode } from '../core/errors.ts';
-import { ErrorCodes } from '../core/errors.ts';
+import { ErrorCodes, statusOfGraphQLError } from '../core/errors.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { composeSupergraph } from './compose.ts';
 import type { GatewayContext } from './datasources.ts';
 import { HttpSubgraphDataSource, InProcessSubgraphDataSource } from './datasources.ts';
+import { withholdPlannerFields } from './field-access.ts';
 import { GatewayOperations, gatewayLogger } from './operations.ts';
 
 export type GraphMode =
@@ -26,6 +28,36 @@ export type Graph = {
   apollo: ApolloServer<GatewayContext>;
   execute<TData>(query: string, variables: Record<string, unknown>, scope: RequestScope): Promise<GraphResult<TData>>;
   stop(): Promise<void>;
+};
+
+/**
+ * What /graphql adds to Apollo's answer: it withholds the planner's identity fields the caller's
+ * scopes do not open (field-access.ts), and an answer that carries data is 200 with its errors
+ * beside it, so one refused field does not turn the others into a 403. An answer with no data
+ * takes the highest status among its errors, as the REST facade does.
+ */
+const answerPlugin: ApolloServerPlugin<GatewayContext> = {
+  requestDidStart: () =>
+    Promise.resolve({
+      willSendResponse: ({ response, document, schema, operationName, contextValue }) => {
+        if (response.body.kind !== 'single') return Promise.resolve();
+        const result = response.body.singleResult;
+        if (document) {
+          const withheld = withholdPlannerFields(schema, document, operationName, result.data, contextValue.scope);
+          if (withheld.length > 0) result.errors = [...(result.errors ?? []), ...withheld];
+        }
+        if (!result.errors?.length) return Promise.resolve();
+        const answered = Object.values(result.data ?? {}).some((value) => value !== null);
+        if (answered) response.http.status = 200;
+        else if (
+          result.errors.every(
+            (error) => typeof error.extensions?.code === 'string' && error.extensions.code in ErrorCodes,
+          )
+        )
+          response.http.status = Math.max(...result.errors.map((error) => statusOfGraphQLError(error).status));
+        return Promise.resolve();
+      },
+    }),
 };
 
 export async function createGraph(mode: GraphMode): Promise<Graph> {
@@ -53,7 +85,7 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
       if (typeof code !== 'string' || !(code in ErrorCodes)) return formatted;
       return { ...formatted, extensions: { ...formatted.extensions, http: { status: ErrorCodes[code as ErrorCode] } } };
     },
-    plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
+    plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }), answerPlugin],
   });
   const operations = new GatewayOperations(gateway);
   await apollo.start();

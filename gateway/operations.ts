@@ -6,6 +6,7 @@ import type { RequestScope } from '../core/context.ts';
 import { BoundedMemo } from '../core/bounded-memo.ts';
 import { logger } from '../core/logger.ts';
 import type { GatewayContext } from './datasources.ts';
+import { withholdPlannerFields } from './field-access.ts';
 
 type GatewayRequestContext = Parameters<ApolloGateway['executor']>[0];
 /** The part of Apollo's cache policy the gateway calls (typed `any` in its interface). */
@@ -92,7 +93,9 @@ export class GatewayOperations {
       requestIsBatched: false,
     };
     const result = await this.gateway.executor(requestContext);
-    const errors = result.errors ? formatted(result.errors) : undefined;
+    const withheld = withholdPlannerFields(schema, prepared.document, requestContext.operationName, result.data, scope);
+    const all = [...(result.errors ? formatted(result.errors) : []), ...withheld];
+    const errors = all.length > 0 ? all : undefined;
     return errors ? { data: result.data as TData | null | undefined, errors } : { data: result.data as TData | null };
   }
 

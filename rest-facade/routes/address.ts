@@ -3,6 +3,7 @@ import type { RequestScope } from '../../core/context.ts';
 import { stageBudget, withinBudget } from '../../core/budget.ts';
 import { AppError } from '../../core/errors.ts';
 import { isInAustralia } from '../../core/geo.ts';
+import { withGrant } from '../../core/scopes.ts';
 import type { Graph } from '../../gateway/graph.ts';
 import { unwrap } from '../graph-result.ts';
 import { stateParam, textParam } from '../params.ts';
@@ -234,8 +235,8 @@ export const propertyResolve = defineRoute({
     let parcelPfi = address.parcel_pfi;
     let parcelSource: string | null = null;
     if (!parcelPfi) {
-      // The key pays for the parcel identifier, not for the parcel layer: the lookup runs as the service.
-      const layer = await parcelUnder(graph, { ...scope, scopes: '*' }, result.match, budget);
+      // The key pays for the parcel identifier, not for the parcel layer: a grant opens just the lookup.
+      const layer = await parcelUnder(graph, withGrant(scope, 'internal:address-to-parcel'), result.match, budget);
       parcelPfi = layer.status === 'ok' ? (layer.data?.parcel_pfi ?? null) : null;
       parcelSource = layer.source;
     }
