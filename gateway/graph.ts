@@ -4,8 +4,8 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { GraphQLFormattedError } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
-import type { ErrorCode } from '../core/errors.ts';
-import { ErrorCodes, statusOfGraphQLError } from '../core/errors.ts';
+import { ErrorCodes, isInternalGraphQLError, publicGraphQLError, statusOfGraphQLError } from '../core/errors.ts';
+import { logger } from '../core/logger.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { composeSupergraph } from './compose.ts';
@@ -13,6 +13,7 @@ import type { GatewayContext } from './datasources.ts';
 import { HttpSubgraphDataSource, InProcessSubgraphDataSource } from './datasources.ts';
 import { withholdPlannerFields } from './field-access.ts';
 import { GatewayOperations, gatewayLogger } from './operations.ts';
+import { GRAPH_VALIDATION_RULES } from './validation.ts';
 
 export type GraphMode =
   | { kind: 'embedded'; subgraphs: Record<SubgraphName, Subgraph> }
@@ -39,6 +40,17 @@ export type Graph = {
 const answerPlugin: ApolloServerPlugin<GatewayContext> = {
   requestDidStart: () =>
     Promise.resolve({
+      didEncounterErrors: ({ errors, contextValue }) => {
+        for (const error of errors.filter((e) => isInternalGraphQLError(e))) {
+          logger.error('graphql internal error', {
+            requestId: contextValue.scope?.requestId,
+            path: error.path?.join('.'),
+            code: error.extensions?.code,
+            cause: error.message,
+          });
+        }
+        return Promise.resolve();
+      },
       willSendResponse: ({ response, document, schema, operationName, contextValue }) => {
         if (response.body.kind !== 'single') return Promise.resolve();
         const result = response.body.singleResult;
@@ -78,13 +90,11 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
     // The process drains HTTP first and then stops the graph (cli/serve.ts); Apollo stopping
     // itself on SIGTERM would fail the requests still in flight.
     stopOnTerminationSignals: false,
+    validationRules: GRAPH_VALIDATION_RULES,
     // Apollo spends extensions.http on the response status and drops it; GraphQL clients get
-    // it back beside the code, so they see the same status a REST caller would.
-    formatError: (formatted) => {
-      const code = formatted.extensions?.code;
-      if (typeof code !== 'string' || !(code in ErrorCodes)) return formatted;
-      return { ...formatted, extensions: { ...formatted.extensions, http: { status: ErrorCodes[code as ErrorCode] } } };
-    },
+    // it back beside the code, so they see the same status a REST caller would. Internal errors
+    // (logged with the request id by answerPlugin) reach the caller only as a generic message.
+    formatError: (formatted) => publicGraphQLError(formatted),
     plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }), answerPlugin],
   });
   const operations = new GatewayOperations(gateway);
