@@ -89,10 +89,7 @@ describe('field scopes by GraphQL', () => {
 
   async function graphql(scopes: Scope[], query: string, variables: Record<string, unknown> = {}) {
     const key = await createTestKey(t.runtime, { scopes });
-    const res = await request(t.app)
-      .post('/graphql')
-      .set('Authorization', `Bearer ${key}`)
-      .send({ query, variables });
+    const res = await request(t.app).post('/graphql').set('Authorization', `Bearer ${key}`).send({ query, variables });
     // an answer carrying data is 200; one whose every root was refused takes the refusal's status
     const answered = Object.values((res.body as GraphAnswer).data ?? {}).some((value) => value !== null);
     expect(res.status).toBe(answered ? 200 : 403);
