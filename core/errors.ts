@@ -59,3 +59,47 @@ export function statusOfGraphQLError(error: { extensions?: Record<string, unknow
   }
   return { code: 'INTERNAL', status: typeof http?.status === 'number' ? http.status : 500 };
 }
+
+/** What Apollo and graphql-js call the caller's own mistakes: the spec's BAD_REQUEST. */
+const CLIENT_MISTAKES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'OPERATION_RESOLUTION_FAILURE',
+]);
+/** Codes of the persisted-query protocol: clients act on them, so they pass unchanged. */
+const PROTOCOL_CODES = new Set(['PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED']);
+
+export const INTERNAL_MESSAGE = 'The request could not be completed.';
+export const INTERNAL_HINT = 'Retry later; if it persists, contact support with the X-Request-Id.';
+
+/**
+ * Whether a GraphQL error is ours rather than the caller's: anything without one of our codes
+ * (a database or client library's text, a subgraph's unexpected throw) or with INTERNAL.
+ * Its text may hold SQL or internals, so the caller gets INTERNAL_MESSAGE and the log the rest.
+ */
+export function isInternalGraphQLError(error: { extensions?: Record<string, unknown> }): boolean {
+  const code = error.extensions?.code;
+  if (typeof code !== 'string') return true;
+  if (CLIENT_MISTAKES.has(code) || PROTOCOL_CODES.has(code)) return false;
+  return !(code in ErrorCodes) || code === 'INTERNAL';
+}
+
+/**
+ * A GraphQL error as a caller may see it: our codes with the status a REST caller would get,
+ * the caller's own mistakes as BAD_REQUEST (400) with graphql-js's message, which names the
+ * argument or field, and everything else as a generic INTERNAL (500).
+ */
+export function publicGraphQLError<T extends { message: string; extensions?: Record<string, unknown> }>(error: T): T {
+  const code = error.extensions?.code;
+  if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return error;
+  if (isInternalGraphQLError(error)) {
+    return {
+      ...error,
+      message: INTERNAL_MESSAGE,
+      extensions: { code: 'INTERNAL', http: { status: ErrorCodes.INTERNAL }, hint: INTERNAL_HINT },
+    };
+  }
+  const ours: ErrorCode = typeof code === 'string' && code in ErrorCodes ? (code as ErrorCode) : 'BAD_REQUEST';
+  return { ...error, extensions: { ...error.extensions, code: ours, http: { status: ErrorCodes[ours] } } };
+}

@@ -58,7 +58,22 @@ export function isCapability(value: string): value is Capability {
   return value in CAPABILITIES;
 }
 
-const PROPERTY_ENTRY_SCOPES: readonly Scope[] = [
+/**
+ * Narrow grants the facade adds to a caller's own scopes for one lookup a route needs but does
+ * not sell (docs/decisions.md). No key can hold one (they are not in SCOPES, and keys.ts accepts
+ * only those); each opens just the fields its lookup reads, and the route answers only what
+ * the caller's own scopes allow.
+ */
+export const INTERNAL_GRANTS = {
+  /** /v1/property/resolve: the parcel under a matched address point, for its parcel_pfi. */
+  'internal:address-to-parcel': 'the parcel_pfi of the parcel under an address point',
+  /** /v1/envelope-by-address: the parcel stage (pfi, state, area) of the envelope pipeline. */
+  'internal:envelope-parcel-stage': 'the parcel under an address point, for the envelope it bounds',
+} as const;
+export type InternalGrant = keyof typeof INTERNAL_GRANTS;
+export type Grant = Scope | InternalGrant;
+
+const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'property-graph.read',
   'cadastre.read',
   'planning.read',
@@ -68,25 +83,51 @@ const PROPERTY_ENTRY_SCOPES: readonly Scope[] = [
 ];
 
 /**
- * The graph fields a key needs a scope for: `Type.field` → the scopes any one of which grants
- * it. A field not listed here is open to every authenticated caller (identity, health).
+ * The identity of a property (docs/decisions.md): a key receives an identity field only with a
+ * scope whose own layer already carries the same fact. The address's identity (gnaf_pid and its
+ * geocode) comes with the scopes of the address layer; the parcel's (parcel_pfi and the point
+ * the property is analysed at) also with cadastre.read and with the lot products, which work on
+ * the parcel's geometry and echo its parcel_pfi on REST. planning.read (a zone at a point) gets
+ * neither.
  */
-export const FIELD_SCOPES: Record<string, readonly Scope[]> = {
+const ADDRESS_IDENTITY_SCOPES: readonly Grant[] = ['address.read', 'property-graph.read', 'locality.read'];
+const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
+  ...ADDRESS_IDENTITY_SCOPES,
+  'cadastre.read',
+  'planning.provisions.read',
+  'envelope.read',
+  'envelope.by-address.read',
+  'elevation.read',
+  'internal:address-to-parcel',
+  'internal:envelope-parcel-stage',
+];
+
+/**
+ * The graph fields a key needs a scope for: `Type.field` → the grants any one of which opens
+ * it. Every field of Query and Property is here or in OPEN_FIELDS, and every other type is in
+ * SCOPED_BY_PARENT: test/scopes.test.ts walks the composed supergraph and names any field that
+ * is in none, so a new field is refused until someone decides who may read it.
+ */
+export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.propertyByGnafPid': ['property-graph.read', 'address.read', 'cadastre.read', 'planning.read'],
   'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
   'Query.suggestAddresses': ['locality.read'],
   'Query.addressesOnParcel': ['cadastre.read', 'address.read'],
   // the entry points of every product asked about a property, by point or by parcel
-  'Query.propertyAt': PROPERTY_ENTRY_SCOPES,
+  'Query.propertyAt': [...PROPERTY_ENTRY_SCOPES, 'internal:envelope-parcel-stage'],
   'Query.propertyByParcel': PROPERTY_ENTRY_SCOPES,
-  'Query.parcelAt': ['cadastre.read'],
+  'Query.parcelAt': ['cadastre.read', 'internal:address-to-parcel'],
   'Query.parcelByPfi': ['cadastre.read'],
   'Query.parcelsInBBox': ['cadastre.read'],
   'Query.parcelsByLotPlan': ['cadastre.read'],
   'Query.parseLotReference': ['cadastre.read'],
   'Query.planningAt': ['planning.read'],
+  'Property.gnaf_pid': ADDRESS_IDENTITY_SCOPES,
+  'Property.address_point': ADDRESS_IDENTITY_SCOPES,
+  'Property.parcel_pfi': PARCEL_IDENTITY_SCOPES,
+  'Property.location': PARCEL_IDENTITY_SCOPES,
   'Property.address': ['address.read', 'property-graph.read', 'locality.read'],
-  'Property.cadastre': ['cadastre.read'],
+  'Property.cadastre': ['cadastre.read', 'internal:envelope-parcel-stage'],
   'Property.planning': ['planning.read'],
   'Property.parcel_geometry': [
     'cadastre.read',
@@ -104,9 +145,92 @@ export const FIELD_SCOPES: Record<string, readonly Scope[]> = {
   'Query.ugbInBBox': ['ugb.read'],
   'Query.climateZoneAt': ['envelope.read'],
   'Query.contours': ['envelope.read'],
-  'Query.terrainStats': ['envelope.read', 'elevation.read'],
+  // POST /api/contours/terrain-stats sells the same answer under envelope.read
+  'Query.terrainStats': ['envelope.read'],
   'Query.terrainOfBBox': ['elevation.read'],
 };
+
+/**
+ * Fields every authenticated caller may read, each for a stated reason: `state` is given by
+ * the caller at every entry point, and the planning-zone service's health, counters and
+ * coverage are open routes on REST too (/api/planning-zones/*).
+ */
+export const OPEN_FIELDS: readonly string[] = [
+  'Property.state',
+  'Query.planningServiceHealth',
+  'Query.planningServiceMetrics',
+  'Query.planningCoverage',
+];
+
+/**
+ * Value types: their fields carry no scope of their own because the only way to them is a
+ * field above that has one (or is open). The test proves none of them leads back to Query or
+ * Property, which would make them a way round the table.
+ */
+export const SCOPED_BY_PARENT: readonly string[] = [
+  'Address',
+  'AddressLayer',
+  'AddressList',
+  'AddressMatch',
+  'AddressMatchResult',
+  'AddressSuggestions',
+  'AppliedRule',
+  'BuildingEnvelope',
+  'CadastreLayer',
+  'ClassifiedBoundary',
+  'ClimateZone',
+  'ClimateZoneLayer',
+  'ContourLine',
+  'ContourSet',
+  'EnvelopeLayer',
+  'EnvelopeLevel',
+  'GeoPoint',
+  'HeightRule',
+  'LatencyStats',
+  'LotCharacteristics',
+  'LotReference',
+  'Overlay',
+  'Parcel',
+  'ParcelCollection',
+  'ParsedAddressComponents',
+  'PercentRule',
+  'PlanningAdapterHealth',
+  'PlanningAdapterMetrics',
+  'PlanningCoverage',
+  'PlanningCoverageSummary',
+  'PlanningHealthSummary',
+  'PlanningLayer',
+  'PlanningProvisions',
+  'PlanningResult',
+  'PlanningServiceConfiguration',
+  'PlanningServiceHealth',
+  'PlanningServiceMetrics',
+  'PlanningStateCoverage',
+  'PlanningSystemMetrics',
+  'ProvisionsLayer',
+  'SetbackRule',
+  'TerrainLayer',
+  'TerrainStats',
+  'TerrainStatsLayer',
+  'UgbAtPoint',
+  'UgbCollection',
+  'UgbFeature',
+  'UgbPointData',
+  'WallOnBoundaryRule',
+  'Zone',
+];
+
+/**
+ * Fields the query planner itself reads (entity keys and @requires): a subgraph cannot refuse
+ * them without breaking the layers that build on them, so the gateway withholds them from the
+ * composed answer instead (gateway/field-access.ts).
+ */
+export const PLANNER_FIELDS: readonly string[] = ['Property.gnaf_pid', 'Property.parcel_pfi', 'Property.location'];
+
+/** The caller's scopes widened by one internal grant, for the one lookup it names. */
+export function withGrant<T extends { scopes: readonly string[] | '*' }>(scope: T, grant: InternalGrant): T {
+  return { ...scope, scopes: scope.scopes === '*' ? '*' : [...scope.scopes, grant] };
+}
 
 /** Read-only scopes of the public demo key (spec 1.6): lookups, no products. */
 export const DEMO_SCOPES: readonly Scope[] = [

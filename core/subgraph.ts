@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import { parse } from 'graphql';
+import { Kind, parse } from 'graphql';
 import type { RequestScope } from './context.ts';
 import { hasScope } from './context.ts';
-import { AppError } from './errors.ts';
-import { FIELD_SCOPES } from './scopes.ts';
+import { AppError, badRequest } from './errors.ts';
+import { FIELD_SCOPES, PLANNER_FIELDS } from './scopes.ts';
 import type { Database } from './db.ts';
 import type { ProvenanceCatalog } from './provenance.ts';
 
@@ -36,19 +36,72 @@ export function missingScope(scope: string): AppError {
   return new AppError('FORBIDDEN', `Missing scope: ${scope}`, 'Ask your account admin to add the scope to this key.');
 }
 
+/** The `Type.field` coordinates this subgraph resolves itself (not the ones it marks @external). */
+function ownFields(typeDefs: DocumentNode): Set<string> {
+  const own = new Set<string>();
+  for (const definition of typeDefs.definitions) {
+    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION && definition.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+    for (const field of definition.fields ?? []) {
+      if (field.directives?.some((directive) => directive.name.value === 'external')) continue;
+      own.add(`${definition.name.value}.${field.name.value}`);
+    }
+  }
+  return own;
+}
+
+const defaultResolver: FieldResolver = (parent, _args, _ctx, info) =>
+  (parent as Record<string, unknown> | null)?.[(info as { fieldName: string }).fieldName];
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text no dataset holds and PostgreSQL refuses with an internal-looking error (22021): a NUL
+ * byte or a broken UTF-16 pair. Named by the argument's path, it is the caller's 400.
+ */
+function assertCleanText(value: unknown, path: string): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) throw badRequest(`${path} contains a NUL byte; remove it.`);
+    if (LONE_SURROGATE.test(value)) throw badRequest(`${path} is not valid UTF-8 text.`);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => assertCleanText(item, `${path}[${index}]`));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) assertCleanText(item, `${path}.${key}`);
+  }
+}
+
+/** Every root field checks its text arguments before any resolver reads them. */
+function withCleanArguments(resolvers: Record<string, Record<string, unknown>>): void {
+  const query = resolvers.Query;
+  if (!query) return;
+  resolvers.Query = Object.fromEntries(
+    Object.entries(query).map(([fieldName, resolve]) => [
+      fieldName,
+      typeof resolve !== 'function'
+        ? resolve
+        : (parent: unknown, args: Record<string, unknown>, ctx: RequestScope, info: unknown) => {
+            for (const [name, value] of Object.entries(args ?? {})) assertCleanText(value, name);
+            return (resolve as FieldResolver)(parent, args, ctx, info);
+          },
+    ]),
+  );
+}
+
 /**
  * Puts the scope check of every field in FIELD_SCOPES in front of its resolver, so no
  * subgraph can forget one. A field lacking its scope fails alone; the rest of the query resolves.
+ * Fields read by the default resolver are guarded too: a scoped field is never open merely
+ * because nothing resolves it explicitly. The planner's own fields are the gateway's to withhold.
  */
-function withFieldScopes(resolvers: object): object {
+function withFieldScopes(resolvers: object, typeDefs: DocumentNode): object {
   const guarded: Record<string, Record<string, unknown>> = {
     ...(resolvers as Record<string, Record<string, unknown>>),
   };
+  const own = ownFields(typeDefs);
   for (const [coordinate, scopes] of Object.entries(FIELD_SCOPES)) {
+    if (!own.has(coordinate) || PLANNER_FIELDS.includes(coordinate)) continue;
     const [typeName, fieldName] = coordinate.split('.') as [string, string];
-    const typeResolvers = guarded[typeName];
-    const resolve = typeResolvers?.[fieldName] as FieldResolver | undefined;
-    if (!typeResolvers || !resolve) continue;
+    const typeResolvers = guarded[typeName] ?? {};
+    const resolve = (typeResolvers[fieldName] as FieldResolver | undefined) ?? defaultResolver;
     guarded[typeName] = {
       ...typeResolvers,
       [fieldName]: (parent: unknown, args: unknown, ctx: RequestScope, info: unknown) => {
@@ -57,6 +110,7 @@ function withFieldScopes(resolvers: object): object {
       },
     };
   }
+  withCleanArguments(guarded);
   return guarded;
 }
 
@@ -68,6 +122,6 @@ export function buildSubgraph<Context extends RequestScope>(
 ): Subgraph<Context> {
   const typeDefs = loadTypeDefs(schemaUrl);
   // The generated resolver types are stricter than Apollo's loose map; both describe the same object.
-  const schema = buildSubgraphSchema({ typeDefs, resolvers: withFieldScopes(resolvers) as ResolverMap });
+  const schema = buildSubgraphSchema({ typeDefs, resolvers: withFieldScopes(resolvers, typeDefs) as ResolverMap });
   return { name, typeDefs, schema, createContext };
 }

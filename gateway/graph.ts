@@ -1,18 +1,21 @@
 import { ApolloGateway } from '@apollo/gateway';
+import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { GraphQLFormattedError } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
-import type { ErrorCode } from '../core/errors.ts';
-import { ErrorCodes } from '../core/errors.ts';
 import { OPERATION_LIMITS } from '../core/operation-limits.ts';
+import { ErrorCodes, isInternalGraphQLError, publicGraphQLError, statusOfGraphQLError } from '../core/errors.ts';
+import { logger } from '../core/logger.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { composeSupergraph } from './compose.ts';
 import type { GatewayContext } from './datasources.ts';
 import { HttpSubgraphDataSource, InProcessSubgraphDataSource } from './datasources.ts';
 import type { Admission } from './operations.ts';
+import { withholdPlannerFields } from './field-access.ts';
 import { GatewayOperations, gatewayLogger } from './operations.ts';
+import { GRAPH_VALIDATION_RULES } from './validation.ts';
 
 export type GraphMode =
   | { kind: 'embedded'; subgraphs: Record<SubgraphName, Subgraph> }
@@ -30,6 +33,47 @@ export type Graph = {
   /** A caller's operation measured against the operation limits, before Apollo Server runs it. */
   admit(query: string, operationName: string | null): Admission;
   stop(): Promise<void>;
+};
+
+/**
+ * What /graphql adds to Apollo's answer: it withholds the planner's identity fields the caller's
+ * scopes do not open (field-access.ts), and an answer that carries data is 200 with its errors
+ * beside it, so one refused field does not turn the others into a 403. An answer with no data
+ * takes the highest status among its errors, as the REST facade does.
+ */
+const answerPlugin: ApolloServerPlugin<GatewayContext> = {
+  requestDidStart: () =>
+    Promise.resolve({
+      didEncounterErrors: ({ errors, contextValue }) => {
+        for (const error of errors.filter((e) => isInternalGraphQLError(e))) {
+          logger.error('graphql internal error', {
+            requestId: contextValue.scope?.requestId,
+            path: error.path?.join('.'),
+            code: error.extensions?.code,
+            cause: error.message,
+          });
+        }
+        return Promise.resolve();
+      },
+      willSendResponse: ({ response, document, schema, operationName, contextValue }) => {
+        if (response.body.kind !== 'single') return Promise.resolve();
+        const result = response.body.singleResult;
+        if (document) {
+          const withheld = withholdPlannerFields(schema, document, operationName, result.data, contextValue.scope);
+          if (withheld.length > 0) result.errors = [...(result.errors ?? []), ...withheld];
+        }
+        if (!result.errors?.length) return Promise.resolve();
+        const answered = Object.values(result.data ?? {}).some((value) => value !== null);
+        if (answered) response.http.status = 200;
+        else if (
+          result.errors.every(
+            (error) => typeof error.extensions?.code === 'string' && error.extensions.code in ErrorCodes,
+          )
+        )
+          response.http.status = Math.max(...result.errors.map((error) => statusOfGraphQLError(error).status));
+        return Promise.resolve();
+      },
+    }),
 };
 
 export async function createGraph(mode: GraphMode): Promise<Graph> {
@@ -55,14 +99,12 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
     // The process drains HTTP first and then stops the graph (cli/serve.ts); Apollo stopping
     // itself on SIGTERM would fail the requests still in flight.
     stopOnTerminationSignals: false,
+    validationRules: GRAPH_VALIDATION_RULES,
     // Apollo spends extensions.http on the response status and drops it; GraphQL clients get
-    // it back beside the code, so they see the same status a REST caller would.
-    formatError: (formatted) => {
-      const code = formatted.extensions?.code;
-      if (typeof code !== 'string' || !(code in ErrorCodes)) return formatted;
-      return { ...formatted, extensions: { ...formatted.extensions, http: { status: ErrorCodes[code as ErrorCode] } } };
-    },
-    plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
+    // it back beside the code, so they see the same status a REST caller would. Internal errors
+    // (logged with the request id by answerPlugin) reach the caller only as a generic message.
+    formatError: (formatted) => publicGraphQLError(formatted),
+    plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }), answerPlugin],
   });
   const operations = new GatewayOperations(gateway);
   await apollo.start();

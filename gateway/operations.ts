@@ -13,6 +13,7 @@ import {
   parseOperation,
 } from '../core/operation-limits.ts';
 import type { GatewayContext } from './datasources.ts';
+import { withholdPlannerFields } from './field-access.ts';
 
 type GatewayRequestContext = Parameters<ApolloGateway['executor']>[0];
 /** The part of Apollo's cache policy the gateway calls (typed `any` in its interface). */
@@ -133,7 +134,9 @@ export class GatewayOperations {
       requestIsBatched: false,
     };
     const result = await this.gateway.executor(requestContext);
-    const errors = result.errors ? formatted(result.errors) : undefined;
+    const withheld = withholdPlannerFields(schema, prepared.document, requestContext.operationName, result.data, scope);
+    const all = [...(result.errors ? formatted(result.errors) : []), ...withheld];
+    const errors = all.length > 0 ? all : undefined;
     return errors ? { data: result.data as TData | null | undefined, errors } : { data: result.data as TData | null };
   }
 

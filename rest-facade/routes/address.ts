@@ -3,6 +3,7 @@ import type { RequestScope } from '../../core/context.ts';
 import { stageBudget, withinBudget } from '../../core/budget.ts';
 import { AppError } from '../../core/errors.ts';
 import { isInAustralia } from '../../core/geo.ts';
+import { withGrant } from '../../core/scopes.ts';
 import { NON_PARCEL_GEOCODE_TYPES } from '../../subgraphs/address/matching/vocabulary.ts';
 import type { Graph } from '../../gateway/graph.ts';
 import { unwrap } from '../graph-result.ts';
@@ -269,8 +270,8 @@ export const propertyResolve = defineRoute({
     let parcelSource: string | null = null;
     const onItsParcel = !COARSE_GRADES.has(result.match.geocode_type);
     if (!parcelPfi && onItsParcel) {
-      // The key pays for the parcel identifier, not for the parcel layer: the lookup runs as the service.
-      const layer = await parcelUnder(graph, { ...scope, scopes: '*' }, result.match, budget);
+      // The key pays for the parcel identifier, not for the parcel layer: a grant opens just the lookup.
+      const layer = await parcelUnder(graph, withGrant(scope, 'internal:address-to-parcel'), result.match, budget);
       parcelPfi = layer.status === 'ok' ? (layer.data?.parcel_pfi ?? null) : null;
       parcelSource = layer.source;
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { INTERNAL_SCOPE } from '../../core/context.ts';
 import { stageBudget, withinBudget } from '../../core/budget.ts';
 import { AppError } from '../../core/errors.ts';
+import { withGrant } from '../../core/scopes.ts';
 import { unwrap } from '../graph-result.ts';
 import { stateParam, textParam } from '../params.ts';
 import type { Credit, RouteResponse } from '../route.ts';
@@ -189,7 +189,7 @@ export const envelopeByAddress = defineRoute({
         },
       },
     ];
-    // The key pays for the envelope, not for the cadastre layer: the parcel stage runs as the service.
+    // The key pays for the envelope, not for the cadastre layer: a grant opens just the parcel stage.
     let property: EnvelopeProperty;
     try {
       property = unwrap(
@@ -199,7 +199,7 @@ export const envelopeByAddress = defineRoute({
           graph.execute<{ property: EnvelopeProperty }>(
             PARCEL_AND_ENVELOPE,
             { lat, lng, state: match.address.state, lot: lotVariable(q as LotInput) },
-            { ...INTERNAL_SCOPE, dataset: scope.dataset, requestId: scope.requestId },
+            withGrant(scope, 'internal:envelope-parcel-stage'),
           ),
         ),
       ).property;

@@ -82,12 +82,12 @@ async function parcelOf(
   state: string,
 ): Promise<{ layer: Layer; reference: LotReference | null; via: 'pfi' | 'gnaf_pid' | 'lot_plan' }> {
   if (/^GA[A-Z]{2,3}_?\d+$/i.test(propertyId)) {
-    // the key pays for the lot, not the address layer: the G-NAF link is looked up as the service
+    // cadastre.read opens the G-NAF link to the parcel (propertyByGnafPid, parcel_pfi) and nothing of the address
     const data = unwrap(
       await graph.execute<{ propertyByGnafPid: { parcel_pfi: string | null; state: string } | null }>(
         BY_GNAF,
         { gnafPid: propertyId.toUpperCase() },
-        { ...scope, scopes: '*' },
+        scope,
       ),
     );
     const property = data.propertyByGnafPid;
@@ -222,7 +222,7 @@ export const cadastreLotDetail = defineRoute({
             parcel.state,
           ).catch(() => null)
         : null);
-    // the addresses on the lot are part of what cadastre.read buys here, so they are read as the service
+    // the addresses on the lot are part of what cadastre.read buys here (FIELD_SCOPES opens addressesOnParcel to it)
     const { addresses, ...addressCredit } = unwrap(
       await graph.execute<{
         addressesOnParcel: {
@@ -230,7 +230,7 @@ export const cadastreLotDetail = defineRoute({
           license: string | null;
           addresses: Array<{ gnaf_pid: string; formatted_address: string; geocode_type: string }>;
         };
-      }>(ADDRESSES, { pfi: parcel.parcel_pfi, state: parcel.state }, { ...scope, scopes: '*' }),
+      }>(ADDRESSES, { pfi: parcel.parcel_pfi, state: parcel.state }, scope),
     ).addressesOnParcel;
     const credit = combineCredits([
       creditOf(layer),
