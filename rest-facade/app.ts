@@ -182,7 +182,8 @@ export function createApp(runtime: Runtime): express.Express {
   // API answers are not revalidated by clients; hashing every body for an ETag is wasted work.
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(express.json({ limit: BODY_LIMIT, verify: noteBodyEncoding }));
+  // not strict: a JSON scalar is valid JSON, and the route says in its own shape that it wants an object
+  app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: noteBodyEncoding }));
 
   app.use(
     '/graphql',

@@ -7,11 +7,12 @@ import { STATES, isStateCode } from '../core/geo.ts';
 import type { StateCode } from '../core/geo.ts';
 
 /**
- * A decimal as the spec documents numbers: optional minus, digits, optional fraction, and an
- * optional exponent (what JSON and `String(1e-7)` write). `Number()` alone would also read
- * '0x90', '0b1001', '0o220', 'Infinity' and '' (as 144, 9, 144, Infinity and 0).
+ * A decimal as /openapi.json documents numbers (its `decimal` pattern, less the surrounding
+ * spaces the caller trims): a sign, digits with an optional fraction, an optional exponent (what
+ * JSON and `String(1e-7)` write). `Number()` alone would also read '0x90', '0b1001', '0o220',
+ * 'Infinity' and '' (as 144, 9, 144, Infinity and 0).
  */
-const DECIMAL = /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i;
+const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i;
 
 /** The number a decimal text names, or NaN when it is not one or is beyond a double (1e400). */
 export function parseDecimal(text: string): number {
