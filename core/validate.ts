@@ -137,3 +137,13 @@ export function lotFigureProblem(name: LotFigure, value: number): string | null 
   if (Number.isFinite(value) && value >= min && value <= max) return null;
   return `${name} must be from ${min} to ${max} ${unit}; got ${value}.`;
 }
+
+/** The lot figures of a GraphQL LotCharacteristicsInput, held to the REST facade's ranges. */
+export function assertLotFigures(lot: Partial<Record<LotFigure, number | null>> | null | undefined): void {
+  for (const name of Object.keys(LOT_FIGURE_RANGES) as LotFigure[]) {
+    const value = lot?.[name];
+    if (value === null || value === undefined) continue;
+    const problem = lotFigureProblem(name, value);
+    if (problem) throw badRequest(problem, 'Leave a figure out to use the one measured from the parcel.');
+  }
+}

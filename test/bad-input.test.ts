@@ -138,6 +138,32 @@ describe('numbers are decimals as documented', () => {
   });
 });
 
+describe('lot figures over GraphQL', () => {
+  const graphql = (query: string) =>
+    request(t.app).post('/graphql').set('Authorization', `Bearer ${t.key}`).send({ query });
+
+  it('refuses a meaningless lot figure on provisionsAt with the accepted range', async () => {
+    const { lat, lng } = f.vicParcel;
+    const res = await graphql(
+      `{ provisionsAt(lat: ${lat}, lng: ${lng}, state: "VIC", lot: { frontage_m: 1e-7 }) { status } }`,
+    );
+    expect(res.body.errors[0]).toMatchObject({
+      message: 'frontage_m must be from 1 to 10000 m; got 1e-7.',
+      extensions: { code: 'BAD_REQUEST' },
+    });
+  });
+
+  it('refuses a meaningless lot figure on a property’s envelope', async () => {
+    const res = await graphql(
+      `{ propertyByGnafPid(gnaf_pid: "${f.vicParcel.gnaf_pid}") { envelope(lot: { lot_area_m2: 1e-300 }) { status } } }`,
+    );
+    expect(res.body.errors[0]).toMatchObject({
+      message: 'lot_area_m2 must be from 10 to 1000000 m²; got 1e-300.',
+      extensions: { code: 'BAD_REQUEST' },
+    });
+  });
+});
+
 describe('window limits compare decimals as typed', () => {
   it('takes a span of exactly the limit, which float subtraction makes 0.10000000000002274', () => {
     expect(144.383 - 144.283).toBeGreaterThan(0.1);
