@@ -7,7 +7,8 @@ import type { LayerFields } from './cadastre.ts';
 import { LAYER_FIELDS } from './cadastre.ts';
 import { z } from 'zod';
 import type { LotFigure } from '../../core/validate.ts';
-import { lotFigureProblem } from '../../core/validate.ts';
+import { LOT_FIGURE_RANGES, lotFigureProblem } from '../../core/validate.ts';
+import { PARAMETER_NOTES } from '../openapi/parameters.ts';
 import { numeric } from '../params.ts';
 
 const RULE_FIELDS = 'reference conservative_fallback';
@@ -168,14 +169,21 @@ export function envelopeToRest(e: EnvelopeFields) {
 }
 
 const lotFigure = (name: LotFigure) =>
-  numeric(name).transform((value, ctx) => {
-    const problem = lotFigureProblem(name, value);
-    if (problem) {
-      ctx.addIssue({ code: 'custom', message: problem });
-      return z.NEVER;
-    }
-    return value;
-  });
+  numeric(name)
+    .transform((value, ctx) => {
+      const problem = lotFigureProblem(name, value);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .meta({ description: `${PARAMETER_NOTES[name] ?? ''} ${rangeWords(name)}`.trim() });
+
+const rangeWords = (name: LotFigure) => {
+  const { min, max, unit } = LOT_FIGURE_RANGES[name];
+  return `From ${min} to ${max} ${unit}.`;
+};
 
 const booleanParam = (name: string) =>
   z.enum(['true', 'false'], { error: `${name} must be true or false.` }).transform((value) => value === 'true');
