@@ -72,3 +72,41 @@ export function detectState(lng: number, lat: number): StateCode | undefined {
   if (lng >= 148.76 && lng <= 149.4 && lat >= -35.93 && lat <= -35.12) return 'ACT';
   return lat < (borderLatitude(MURRAY, lng) ?? -37.5) ? 'VIC' : 'NSW';
 }
+
+/** A decimal as digits × 10^-scale, so sums and differences are exact. */
+type Decimal = { digits: bigint; scale: number };
+
+/**
+ * The decimal a caller typed for a coordinate. `String(n)` is the shortest text that reads back
+ * as the same double, which for anything typed with up to 15 significant digits is what was typed.
+ */
+function decimalOf(value: number): Decimal {
+  const [mantissa = '0', exponent = '0'] = String(value).toLowerCase().split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  const scale = fraction.length - Number(exponent);
+  const digits = BigInt(`${whole}${fraction}`);
+  return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
+}
+
+function rescale(value: Decimal, scale: number): bigint {
+  return value.digits * 10n ** BigInt(scale - value.scale);
+}
+
+function decimalText({ digits, scale }: Decimal): string {
+  const sign = digits < 0n ? '-' : '';
+  const text = (digits < 0n ? -digits : digits).toString().padStart(scale + 1, '0');
+  const whole = text.slice(0, text.length - scale);
+  const fraction = text.slice(text.length - scale).replace(/0+$/, '');
+  return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
+ * `to - from` compared with `limit` on the decimals as typed: binary floating point makes
+ * 144.383 - 144.283 come out as 0.10000000000000853, which would refuse a window of exactly the limit.
+ */
+export function decimalSpan(from: number, to: number, limit: number): { exceeds: boolean; span: string } {
+  const [a, b, max] = [decimalOf(from), decimalOf(to), decimalOf(limit)];
+  const scale = Math.max(a.scale, b.scale, max.scale);
+  const span = rescale(b, scale) - rescale(a, scale);
+  return { exceeds: span > rescale(max, scale), span: decimalText({ digits: span, scale }) };
+}

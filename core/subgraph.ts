@@ -4,8 +4,9 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { Kind, parse } from 'graphql';
 import type { RequestScope } from './context.ts';
 import { hasScope } from './context.ts';
-import { AppError, badRequest } from './errors.ts';
+import { AppError } from './errors.ts';
 import { FIELD_SCOPES, PLANNER_FIELDS } from './scopes.ts';
+import { assertTextInput } from './validate.ts';
 import type { Database } from './db.ts';
 import type { ProvenanceCatalog } from './provenance.ts';
 
@@ -52,23 +53,6 @@ function ownFields(typeDefs: DocumentNode): Set<string> {
 const defaultResolver: FieldResolver = (parent, _args, _ctx, info) =>
   (parent as Record<string, unknown> | null)?.[(info as { fieldName: string }).fieldName];
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * Text no dataset holds and PostgreSQL refuses with an internal-looking error (22021): a NUL
- * byte or a broken UTF-16 pair. Named by the argument's path, it is the caller's 400.
- */
-function assertCleanText(value: unknown, path: string): void {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw badRequest(`${path} contains a NUL byte; remove it.`);
-    if (LONE_SURROGATE.test(value)) throw badRequest(`${path} is not valid UTF-8 text.`);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => assertCleanText(item, `${path}[${index}]`));
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) assertCleanText(item, `${path}.${key}`);
-  }
-}
-
 /** Every root field checks its text arguments before any resolver reads them. */
 function withCleanArguments(resolvers: Record<string, Record<string, unknown>>): void {
   const query = resolvers.Query;
@@ -79,7 +63,7 @@ function withCleanArguments(resolvers: Record<string, Record<string, unknown>>):
       typeof resolve !== 'function'
         ? resolve
         : (parent: unknown, args: Record<string, unknown>, ctx: RequestScope, info: unknown) => {
-            for (const [name, value] of Object.entries(args ?? {})) assertCleanText(value, name);
+            for (const [name, value] of Object.entries(args ?? {})) assertTextInput(value, name);
             return (resolve as FieldResolver)(parent, args, ctx, info);
           },
     ]),
@@ -104,8 +88,9 @@ function withFieldScopes(resolvers: object, typeDefs: DocumentNode): object {
     const resolve = (typeResolvers[fieldName] as FieldResolver | undefined) ?? defaultResolver;
     guarded[typeName] = {
       ...typeResolvers,
-      [fieldName]: (parent: unknown, args: unknown, ctx: RequestScope, info: unknown) => {
+      [fieldName]: (parent: unknown, args: Record<string, unknown> | null, ctx: RequestScope, info: unknown) => {
         if (!scopes.some((scope) => hasScope(ctx, scope))) throw missingScope(scopes[0]!);
+        for (const [name, value] of Object.entries(args ?? {})) assertTextInput(value, name);
         return resolve(parent, args, ctx, info);
       },
     };

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
-import type { Request, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { RequestScope } from '../core/context.ts';
 import { AppError } from '../core/errors.ts';
+import { badTextError } from '../core/validate.ts';
 import type { GatewayContext } from '../gateway/datasources.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
@@ -20,6 +21,7 @@ import { sendJson } from './json.ts';
 import type { Credit, RouteDefinition } from './route.ts';
 import { routeGroup, routeScope } from './route.ts';
 import { openApiRouter } from './openapi.ts';
+import { assertTextParameters, noteBodyEncoding, undecodablePathParam } from './params.ts';
 import { ROUTES } from './routes/index.ts';
 import { deprecationHeaders } from './versioning.ts';
 
@@ -99,6 +101,7 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
       return;
     }
     try {
+      assertTextParameters(req);
       const parsed = route.query.safeParse(routeInput(route, req));
       if (!parsed.success) {
         const message = parsed.error.issues.map((issue) => issue.message).join(' ');
@@ -150,6 +153,7 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
     try {
       const key = await authenticate(req, runtime);
       await admitGraphqlOperation(req, res, key, runtime);
+      assertTextParameters(req, { jsonBody: 'bytes' });
       res.locals.scope = scopeOfKey(key, id);
       res.on('finish', () => {
         if (res.statusCode < 400) runtime.meter.record(key.id, 'graphql');
@@ -161,13 +165,33 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
   };
 }
 
+/**
+ * Express refuses a path segment that is not UTF-8 before any route runs; the route it was
+ * meant for answers in its own shape, naming the parameter.
+ */
+const undecodablePathHandler: ErrorRequestHandler = (error, req, res, next) => {
+  if (!(error instanceof URIError)) {
+    next(error);
+    return;
+  }
+  for (const route of ROUTES) {
+    const name = undecodablePathParam(route.path, req.path);
+    if (name === null) continue;
+    requestId(req, res);
+    sendError(res, route.errorStyle, badTextError(name, 'is not valid UTF-8'));
+    return;
+  }
+  next(error);
+};
+
 export function createApp(runtime: Runtime): express.Express {
   const app = express();
   app.disable('x-powered-by');
   // API answers are not revalidated by clients; hashing every body for an ETag is wasted work.
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(express.json({ limit: BODY_LIMIT }));
+  // not strict: a JSON scalar is valid JSON, and the route says in its own shape that it wants an object
+  app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: noteBodyEncoding }));
 
   app.use(
     '/graphql',
@@ -202,6 +226,7 @@ export function createApp(runtime: Runtime): express.Express {
       new AppError('NOT_FOUND', `No route ${req.method} ${req.path}.`, 'See /openapi.json for the routes of this API.'),
     );
   });
+  app.use(undecodablePathHandler);
   app.use(errorHandler);
   return app;
 }

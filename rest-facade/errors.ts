@@ -11,7 +11,17 @@ export function errorBody(style: ErrorStyle, error: AppError): Record<string, un
     case 'envelope':
       return { success: false, source: null, data: null, error: error.message, hint };
     case 'featureCollection':
-      return { type: 'FeatureCollection', features: [], source: null, hint, success: false, error: error.message };
+      // the credit keys of every FeatureCollection answer, empty: an error carries no data
+      return {
+        type: 'FeatureCollection',
+        features: [],
+        source: null,
+        hint,
+        success: false,
+        error: error.message,
+        attribution: null,
+        license: null,
+      };
     case 'plain':
       return hint ? { success: false, error: error.message, hint } : { success: false, error: error.message };
   }

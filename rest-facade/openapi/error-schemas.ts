@@ -26,8 +26,10 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
       hint: { ...nullableString, description: 'What to do about it.' },
       success: { const: false },
       error: { type: 'string', description: 'What went wrong.' },
+      attribution: { type: 'null', description: 'No data, so no credit.' },
+      license: { type: 'null', description: 'No data, so no licence.' },
     },
-    required: ['type', 'features', 'source', 'hint', 'success', 'error'],
+    required: ['type', 'features', 'source', 'hint', 'success', 'error', 'attribution', 'license'],
   },
   PlainError: {
     type: 'object',

@@ -7,7 +7,7 @@ import { withGrant } from '../../core/scopes.ts';
 import { NON_PARCEL_GEOCODE_TYPES } from '../../subgraphs/address/matching/vocabulary.ts';
 import type { Graph } from '../../gateway/graph.ts';
 import { unwrap } from '../graph-result.ts';
-import { stateParam, textParam } from '../params.ts';
+import { parseDecimal, quote, stateParam, textParam } from '../params.ts';
 import type { Credit } from '../route.ts';
 import { defineRoute } from '../route.ts';
 import type { LayerFields, ParcelFields } from './cadastre.ts';
@@ -103,10 +103,10 @@ export const postcodeParam = z
 
 /** 'lat,lng' inside Australia. */
 const nearParam = z.string({ error: "near must be a single value: 'lat,lng'." }).transform((value, ctx) => {
-  const parts = value.split(',').map((p) => (p.trim() === '' ? Number.NaN : Number(p.trim())));
+  const parts = value.split(',').map((part) => parseDecimal(part.trim()));
   const [lat, lng] = parts as [number, number];
   if (parts.length !== 2 || !parts.every(Number.isFinite)) {
-    ctx.addIssue({ code: 'custom', message: `near must be 'lat,lng' in decimal degrees, got '${value}'.` });
+    ctx.addIssue({ code: 'custom', message: `near must be 'lat,lng' in decimal degrees, got ${quote(value)}.` });
     return z.NEVER;
   }
   if (!isInAustralia(lng, lat)) {

@@ -6,6 +6,9 @@ import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import type { LayerFields } from './cadastre.ts';
 import { LAYER_FIELDS } from './cadastre.ts';
 import { z } from 'zod';
+import type { LotFigure } from '../../core/validate.ts';
+import { LOT_FIGURE_RANGES, lotFigureProblem } from '../../core/validate.ts';
+import { PARAMETER_NOTES } from '../openapi/parameters.ts';
 import { numeric } from '../params.ts';
 
 const RULE_FIELDS = 'reference conservative_fallback';
@@ -165,19 +168,33 @@ export function envelopeToRest(e: EnvelopeFields) {
   };
 }
 
-const positive = (name: string, max: number) =>
-  numeric(name).refine((value) => value > 0 && value <= max, { error: `${name} must be above 0 and at most ${max}.` });
+const lotFigure = (name: LotFigure) =>
+  numeric(name)
+    .transform((value, ctx) => {
+      const problem = lotFigureProblem(name, value);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .meta({ description: `${PARAMETER_NOTES[name] ?? ''} ${rangeWords(name)}`.trim() });
+
+const rangeWords = (name: LotFigure) => {
+  const { min, max, unit } = LOT_FIGURE_RANGES[name];
+  return `From ${min} to ${max} ${unit}.`;
+};
 
 const booleanParam = (name: string) =>
   z.enum(['true', 'false'], { error: `${name} must be true or false.` }).transform((value) => value === 'true');
 
 /** Lot characteristics a caller may give (each overrides what the parcel's geometry measures). */
 export const LOT_PARAMS = {
-  lot_area_m2: positive('lot_area_m2', 1_000_000).optional(),
-  frontage_m: positive('frontage_m', 10_000).optional(),
-  depth_m: positive('depth_m', 10_000).optional(),
+  lot_area_m2: lotFigure('lot_area_m2').optional(),
+  frontage_m: lotFigure('frontage_m').optional(),
+  depth_m: lotFigure('depth_m').optional(),
   corner: booleanParam('corner').optional(),
-  wall_height_m: positive('wall_height_m', 200).optional(),
+  wall_height_m: lotFigure('wall_height_m').optional(),
 };
 
 export type LotInput = {

@@ -1,3 +1,4 @@
+import { assertLotFigures } from '../../../core/validate.ts';
 import type { PlanningContext } from '../data.ts';
 import type { PropertyResolvers } from '../generated/resolvers-types.ts';
 import { climateZoneLayer } from './climate.ts';
@@ -15,7 +16,13 @@ export const Property: PropertyResolvers<PlanningContext> = {
     };
   },
   planning: (property, _args, ctx) => planningLayer(property, ctx),
-  provisions: (property, { lot }, ctx) => provisionsLayer(property, lot ?? null, ctx),
-  envelope: (property, { lot }, ctx) => envelopeLayer(property, lot ?? null, ctx),
+  provisions(property, { lot }, ctx) {
+    assertLotFigures(lot);
+    return provisionsLayer(property, lot ?? null, ctx);
+  },
+  envelope(property, { lot }, ctx) {
+    assertLotFigures(lot);
+    return envelopeLayer(property, lot ?? null, ctx);
+  },
   climate_zone: (property, _args, ctx) => climateZoneLayer(property.state, property.location, ctx),
 };

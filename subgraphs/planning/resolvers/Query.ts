@@ -1,4 +1,4 @@
-import { assertPoint, assertState } from '../../../core/validate.ts';
+import { assertLotFigures, assertPoint, assertState } from '../../../core/validate.ts';
 import type { PlanningContext } from '../data.ts';
 import type { QueryResolvers } from '../generated/resolvers-types.ts';
 import { climateZoneLayer } from './climate.ts';
@@ -17,6 +17,7 @@ export const Query: QueryResolvers<PlanningContext> = {
   },
   provisionsAt(_parent, { lat, lng, state, lot }, ctx) {
     assertPoint(lat, lng);
+    assertLotFigures(lot);
     const property = { parcel_pfi: null, state: assertState(state), location: { lat, lng }, parcel_geometry: null };
     return provisionsLayer(property, lot ?? null, ctx);
   },
