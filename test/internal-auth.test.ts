@@ -83,12 +83,13 @@ describe('internal request signing', () => {
 
   it('refuses malformed signature and timestamp headers without throwing', () => {
     const headers = signed(SCOPES);
-    for (const bad of [
+    const malformed: Array<Record<string, string>> = [
       { [SIGNATURE_HEADER]: 'zz' },
       { [SIGNATURE_HEADER]: 'abcd' },
       { [TIMESTAMP_HEADER]: 'yesterday' },
       { [TIMESTAMP_HEADER]: '' },
-    ]) {
+    ];
+    for (const bad of malformed) {
       expect(verifyRequest(SECRET, request({ ...headers, ...bad }), NOW).ok).toBe(false);
     }
   });
