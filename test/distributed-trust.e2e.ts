@@ -123,6 +123,34 @@ describe('subgraphs trust only the gateway', () => {
     });
   });
 
+  it('answers /api/health with the database unhealthy, rather than hanging, while the database does not answer', async () => {
+    const { db, config } = running.runtime;
+    // Every connection held in an open transaction: PGlite runs one at a time, a pool runs its max.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const holders = Array.from({ length: db.kind === 'pglite' ? 1 : config.databasePoolMax }, () =>
+      db.transaction(async (query) => {
+        await query('SELECT 1');
+        await gate;
+      }),
+    );
+    try {
+      const response = await request(running.url).get('/api/health');
+      expect(response.status).toBe(503);
+      expect(response.body.status).toBe('unhealthy');
+      expect(response.body.checks.database).toMatchObject({
+        status: 'unhealthy',
+        error: 'the database took longer than 2000 ms',
+      });
+      expect(response.body.checks.graph.status).toBe('healthy');
+    } finally {
+      release();
+      await Promise.all(holders);
+    }
+    const recovered = await request(running.url).get('/api/health');
+    expect(recovered.body.checks.database.status).toBe('healthy');
+  });
+
   it('answers every layer of the property graph while all subgraphs are up', async () => {
     const response = await request(running.url)
       .get('/v1/property/graph')
