@@ -59,7 +59,9 @@ function spawnSubgraph(name: SubgraphName, db: Database, config: Config, secret:
       LANDGRAPH_SUBGRAPH_HOST: config.subgraphHost,
       LANDGRAPH_INTERNAL_SECRET: secret,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // The IPC channel carries nothing; it closes when this process goes, however it goes
+    // (even SIGKILL), and the child stops on that (subgraphs/process.ts), so none is orphaned.
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   logger.info(`spawned subgraph ${name}`, { subgraph: name, pid: child.pid });
   return child;

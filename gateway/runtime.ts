@@ -59,7 +59,8 @@ export function buildSubgraphs(
 export function distributedSubgraphUrls(
   config: Pick<Config, 'subgraphHost' | 'subgraphBasePort'>,
 ): Record<SubgraphName, string> {
-  const host = { '0.0.0.0': '127.0.0.1', '::': '[::1]' }[config.subgraphHost] ?? config.subgraphHost;
+  const bound = { '0.0.0.0': '127.0.0.1', '::': '::1' }[config.subgraphHost] ?? config.subgraphHost;
+  const host = bound.includes(':') ? `[${bound}]` : bound;
   return Object.fromEntries(
     SUBGRAPH_NAMES.map((name) => [name, `http://${host}:${subgraphPort(name, config.subgraphBasePort)}/graphql`]),
   ) as Record<SubgraphName, string>;
@@ -77,18 +78,21 @@ export async function startRuntime(
   config: Config,
   options: { db?: Database; prepare?: boolean } = {},
 ): Promise<Runtime> {
+  // Before anything is opened: a start that cannot sign fails with nothing to undo.
+  const secret = config.mode === 'distributed' ? requireInternalSecret(config) : undefined;
   const db = options.db ?? (await openDatabase(config));
   if (options.prepare !== false) await prepareDatabase(db, config);
   const catalog = new ProvenanceCatalog(db);
   const subgraphUrls = config.mode === 'embedded' ? null : distributedSubgraphUrls(config);
-  const graph = subgraphUrls
-    ? await createGraph({
-        kind: 'distributed',
-        urls: subgraphUrls,
-        secret: requireInternalSecret(config),
-        timeoutMs: config.subgraphTimeoutMs,
-      })
-    : await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog, config) });
+  const graph =
+    subgraphUrls && secret
+      ? await createGraph({
+          kind: 'distributed',
+          urls: subgraphUrls,
+          secret,
+          timeoutMs: config.subgraphTimeoutMs,
+        })
+      : await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog, config) });
   const cache = await openCache(config.redisUrl);
   const limiter = await openRateLimiter(config.redisUrl);
   const meter = new UsageMeter(db);

@@ -8,6 +8,22 @@ import { SUBGRAPHS, subgraphPort } from './index.ts';
 
 /** The body of every subgraph's entry point: open the database, build the schema, listen. */
 export async function runSubgraphProcess(name: SubgraphName): Promise<void> {
+  // Until it listens there is nothing to drain; afterwards, the server and the database close first.
+  let shutdown = (): Promise<void> => Promise.resolve();
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void shutdown().finally(() => process.exit(0));
+  };
+  // Spawned by `serve --distributed`: the parent's IPC channel closes when it exits or is killed,
+  // and a subgraph left without its gateway would only be an orphan holding a port.
+  if (process.send) {
+    process.once('disconnect', () => {
+      logger.warn(`subgraph ${name}: the distributed parent is gone, stopping`);
+      stop();
+    });
+  }
   const config = loadConfig();
   // A subgraph believes the scopes its caller states, so it never serves without the key that
   // proves the gateway stated them.
@@ -27,12 +43,11 @@ export async function runSubgraphProcess(name: SubgraphName): Promise<void> {
     await db.close();
     throw error;
   });
-  const stop = async () => {
+  shutdown = async () => {
     await running.stop();
     await db.close();
-    process.exit(0);
   };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   logger.info(`subgraph ${name} ready`);
 }

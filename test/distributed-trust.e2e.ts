@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { Server } from 'node:net';
 import { createServer } from 'node:net';
@@ -7,6 +8,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DistributedServer } from '../cli/distributed.ts';
 import { startDistributed } from '../cli/distributed.ts';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
 import { MAX_CLOCK_SKEW_MS, signRequest } from '../core/internal-auth.ts';
 import { sandboxSamples } from '../prisma/sandbox/samples.ts';
 import { subgraphPort } from '../subgraphs/index.ts';
@@ -15,6 +18,7 @@ import { createTestKey, testConfig } from './support/runtime.ts';
 // Ports of their own, so this file never meets another distributed run (facade.e2e.ts: 4611).
 const BASE_PORT = 4711;
 const FAILING_BASE_PORT = 4731;
+const KILLED_BASE_PORT = 4751;
 const BIN = fileURLToPath(new URL('../bin/landgraph.js', import.meta.url));
 
 const SDL_QUERY = JSON.stringify({ query: '{ _service { sdl } }' });
@@ -204,14 +208,18 @@ describe('subgraphs trust only the gateway', () => {
   });
 });
 
-/** True while a process with this pid exists (signal 0 only checks). */
+/**
+ * True while a process with this pid runs. An exited child whose parent is gone may linger as a
+ * zombie until something reaps it; it holds nothing, so it counts as gone.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  return !/\)\s+Z\s/.test(stat);
 }
 
 describe('a distributed start that fails', () => {
@@ -254,8 +262,58 @@ describe('a distributed start that fails', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('EADDRINUSE');
     expect(stderr).toContain('landgraph serve failed');
-    const pids = [...stderr.matchAll(/"message":"spawned subgraph (\w+)".*?"pid":(\d+)/g)].map((m) => Number(m[2]));
+    const pids = spawnedPids(stderr);
     expect(pids).toHaveLength(4);
+    expect(pids.filter(alive)).toEqual([]);
+  });
+});
+
+/** Subgraph pids from the parent's "spawned subgraph" log lines. */
+function spawnedPids(log: string): number[] {
+  return [...log.matchAll(/"message":"spawned subgraph (\w+)".*?"pid":(\d+)/g)].map((m) => Number(m[2]));
+}
+
+describe('a distributed parent that dies', () => {
+  let db: Database;
+
+  beforeAll(async () => {
+    // This process holds the database, so killing the parent below never kills its owner.
+    db = await openDatabase(testConfig());
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('takes its subgraph processes with it, even when killed outright', async () => {
+    const config = testConfig();
+    const parent = spawn(process.execPath, [BIN, 'serve', '--distributed'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: config.databaseUrl ?? '',
+        LANDGRAPH_DATA_DIR: config.dataDir,
+        LANDGRAPH_LOG_LEVEL: 'info',
+        PORT: '0',
+        LANDGRAPH_SUBGRAPH_BASE_PORT: String(KILLED_BASE_PORT),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    const exited = new Promise<void>((resolve) => parent.once('exit', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      parent.stderr.on('data', (chunk: Buffer) => {
+        log += chunk.toString('utf8');
+        if (log.includes('Landgraph gateway listening')) resolve();
+      });
+      parent.once('exit', (code) => reject(new Error(`the parent exited with ${code} before it was up:\n${log}`)));
+    });
+    const pids = spawnedPids(log);
+    expect(pids).toHaveLength(4);
+    expect(pids.filter(alive)).toEqual(pids);
+    parent.kill('SIGKILL');
+    await exited;
+    // Each child notices its parent's IPC channel close and stops; wait for the last of them.
+    while (pids.some(alive)) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(pids.filter(alive)).toEqual([]);
   });
 });

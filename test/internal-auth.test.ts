@@ -8,6 +8,8 @@ import {
   verifyRequest,
 } from '../core/internal-auth.ts';
 import type { SignedRequest } from '../core/internal-auth.ts';
+import { loadConfig } from '../core/config.ts';
+import { distributedSubgraphUrls, startRuntime } from '../gateway/runtime.ts';
 
 const SECRET = generateInternalSecret();
 const NOW = 1_790_000_000_000;
@@ -98,5 +100,31 @@ describe('internal request signing', () => {
     const body = '{"query":"{ __typename }","variables":{"q":"Ōtautahi"}}';
     const headers = signed(SCOPES, { body });
     expect(verifyRequest(SECRET, request(headers, { body: Buffer.from(body) }), NOW)).toEqual({ ok: true });
+  });
+});
+
+describe('internal trust settings', () => {
+  it('binds subgraphs to loopback whatever the public HOST is, unless told otherwise', () => {
+    expect(loadConfig({ HOST: '0.0.0.0' }).subgraphHost).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0', LANDGRAPH_SUBGRAPH_HOST: '10.0.0.5' }).subgraphHost).toBe('10.0.0.5');
+  });
+
+  it('reaches a wildcard-bound subgraph over loopback', () => {
+    const urls = distributedSubgraphUrls(loadConfig({ LANDGRAPH_SUBGRAPH_HOST: '0.0.0.0' }));
+    expect(urls.address).toBe('http://127.0.0.1:4101/graphql');
+  });
+
+  it('refuses a short internal secret at start, and leaves it unset when empty', () => {
+    expect(() => loadConfig({ LANDGRAPH_INTERNAL_SECRET: 'hunter2' })).toThrow(
+      /LANDGRAPH_INTERNAL_SECRET: must be at least 32 characters/,
+    );
+    expect(loadConfig({ LANDGRAPH_INTERNAL_SECRET: '' }).internalSecret).toBeUndefined();
+    expect(loadConfig({}).subgraphTimeoutMs).toBe(10_000);
+  });
+
+  it('will not start a distributed gateway without a secret to sign with', async () => {
+    await expect(startRuntime(loadConfig({ LANDGRAPH_MODE: 'distributed' }), { prepare: false })).rejects.toThrow(
+      /needs LANDGRAPH_INTERNAL_SECRET/,
+    );
   });
 });
