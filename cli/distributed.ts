@@ -1,23 +1,31 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../core/config.ts';
+import type { Database } from '../core/db.ts';
 import { openDatabase } from '../core/db.ts';
+import { generateInternalSecret } from '../core/internal-auth.ts';
 import { logger } from '../core/logger.ts';
-import { prepareDatabase, startRuntime } from '../gateway/runtime.ts';
+import { listen } from '../core/subgraph-server.ts';
+import type { Runtime } from '../gateway/runtime.ts';
+import { distributedSubgraphUrls, prepareDatabase, startRuntime } from '../gateway/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
-import { SUBGRAPH_NAMES, subgraphPort } from '../subgraphs/index.ts';
+import type { SubgraphName } from '../subgraphs/index.ts';
+import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import type { RunningServer } from './serve.ts';
 
 const READY_TIMEOUT_MS = 60_000;
+/** How long a child may take over its own SIGTERM shutdown before it is killed outright. */
+const STOP_GRACE_MS = 5_000;
 
 async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url} exited with code ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${url} exited with ${child.exitCode ?? child.signalCode} before it was ready`);
+    }
     try {
-      const response = await fetch(url);
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) return;
     } catch {
       // not listening yet
@@ -27,62 +35,91 @@ async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} did not become ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
+/** Stops a child and resolves once it has exited, killing it if it ignores SIGTERM. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+function spawnSubgraph(name: SubgraphName, db: Database, config: Config, secret: string): ChildProcess {
+  const entry = fileURLToPath(new URL(`../subgraphs/${name}/index.ts`, import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      DATABASE_POOL_MAX: db.kind === 'pglite' ? '3' : String(config.databasePoolMax),
+      LANDGRAPH_SUBGRAPH_BASE_PORT: String(config.subgraphBasePort),
+      LANDGRAPH_SUBGRAPH_HOST: config.subgraphHost,
+      LANDGRAPH_INTERNAL_SECRET: secret,
+    },
+    // The IPC channel carries nothing; it closes when this process goes, however it goes
+    // (even SIGKILL), and the child stops on that (subgraphs/process.ts), so none is orphaned.
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  logger.info(`spawned subgraph ${name}`, { subgraph: name, pid: child.pid });
+  return child;
+}
+
+/** A running distributed mode, with the subgraph processes it owns (by name, in port order). */
+export type DistributedServer = RunningServer & { subgraphs: Record<SubgraphName, ChildProcess> };
+
 /**
  * The distributed mode on one machine: every subgraph in its own process on its own port,
  * and this process as the gateway (with the REST facade) calling them over HTTP. On the
  * embedded default this process owns the PGlite folder and the subgraphs reach it over its
- * Postgres wire-protocol socket.
+ * Postgres wire-protocol socket. A start that fails at any step stops every child it spawned
+ * (waiting for each to exit) before it throws, so nothing is left running behind an error.
  */
-export async function startDistributed(config: Config): Promise<RunningServer> {
+export async function startDistributed(config: Config): Promise<DistributedServer> {
+  // One key per run when none is configured: only this process and its children ever hold it.
+  const secret = config.internalSecret ?? generateInternalSecret();
+  const distributedConfig: Config = { ...config, mode: 'distributed', internalSecret: secret };
   const db = await openDatabase(config);
-  await prepareDatabase(db, config);
   const children: ChildProcess[] = [];
-  const stopChildren = () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  };
+  let runtime: Runtime | undefined;
+  const stopChildren = () => Promise.all(children.map(stopChild));
   try {
-    for (const name of SUBGRAPH_NAMES) {
-      const entry = fileURLToPath(new URL(`../subgraphs/${name}/index.ts`, import.meta.url));
-      const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-        env: {
-          ...process.env,
-          DATABASE_URL: db.url,
-          DATABASE_POOL_MAX: db.kind === 'pglite' ? '3' : String(config.databasePoolMax),
-          LANDGRAPH_SUBGRAPH_BASE_PORT: String(config.subgraphBasePort),
-          HOST: config.host,
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-      children.push(child);
-    }
+    await prepareDatabase(db, config);
+    for (const name of SUBGRAPH_NAMES) children.push(spawnSubgraph(name, db, config, secret));
+    const urls = distributedSubgraphUrls(config);
     await Promise.all(
-      SUBGRAPH_NAMES.map((name, i) =>
-        waitUntilReady(`http://${config.host}:${subgraphPort(name, config.subgraphBasePort)}/health`, children[i]!),
-      ),
+      SUBGRAPH_NAMES.map((name, i) => waitUntilReady(urls[name].replace(/\/graphql$/, '/health'), children[i]!)),
     );
+    runtime = await startRuntime(distributedConfig, { db, prepare: false });
+    const server = await listen(createApp(runtime), config.port, config.host);
+    const address = server.address();
+    const url = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
+    logger.info(`Landgraph gateway listening on ${url} over ${SUBGRAPH_NAMES.length} subgraph services`);
+    const running = runtime;
+    return {
+      runtime: running,
+      server,
+      url,
+      subgraphs: Object.fromEntries(SUBGRAPH_NAMES.map((name, i) => [name, children[i]!])) as Record<
+        SubgraphName,
+        ChildProcess
+      >,
+      async stop() {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await running.close();
+        await stopChildren();
+        await db.close();
+      },
+    };
   } catch (error) {
-    stopChildren();
+    logger.error('distributed start failed; stopping the subgraph services it spawned', {
+      error: (error as Error).message,
+    });
+    await runtime?.close().catch(() => undefined);
+    await stopChildren();
     await db.close();
     throw error;
   }
-  const runtime = await startRuntime({ ...config, mode: 'distributed' }, { db, prepare: false });
-  const app = createApp(runtime);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-    listening.once('error', reject);
-  });
-  const address = server.address();
-  const url = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
-  logger.info(`Landgraph gateway listening on ${url} over ${SUBGRAPH_NAMES.length} subgraph services`);
-  return {
-    runtime,
-    server,
-    url,
-    async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await runtime.close();
-      stopChildren();
-      await db.close();
-    },
-  };
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { StateCode } from './geo.ts';
 import { STATES, isStateCode } from './geo.ts';
+import { MIN_SECRET_LENGTH } from './internal-auth.ts';
 
 /**
  * The one place the environment is read. Every setting has its default here and a
@@ -133,6 +134,16 @@ const EnvSchema = z.object({
     .trim()
     .optional()
     .transform((value) => (value ? resolve(value) : undefined)),
+  // Distributed mode: where the subgraph services listen and how the gateway calls them.
+  LANDGRAPH_SUBGRAPH_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  LANDGRAPH_SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  LANDGRAPH_INTERNAL_SECRET: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || value.length >= MIN_SECRET_LENGTH, {
+      message: `must be at least ${MIN_SECRET_LENGTH} characters (e.g. openssl rand -hex 32)`,
+    }),
 });
 
 export type Config = {
@@ -164,6 +175,12 @@ export type Config = {
   planningCircuitCooldownMs: number;
   /** Seconds a live planning answer is kept in process; 0 turns the cache off. */
   planningCacheTtlS: number;
+  /** Interface the subgraph services bind to in distributed mode; loopback unless set. */
+  subgraphHost: string;
+  /** Budget of one gateway → subgraph HTTP call. */
+  subgraphTimeoutMs: number;
+  /** Key of the gateway → subgraph signatures; undefined: the distributed start makes one per run. */
+  internalSecret: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -195,5 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     planningCircuitThreshold: e.LANDGRAPH_PLANNING_CIRCUIT_THRESHOLD,
     planningCircuitCooldownMs: e.LANDGRAPH_PLANNING_CIRCUIT_COOLDOWN_MS,
     planningCacheTtlS: e.LANDGRAPH_PLANNING_CACHE_TTL_S,
+    subgraphHost: e.LANDGRAPH_SUBGRAPH_HOST,
+    subgraphTimeoutMs: e.LANDGRAPH_SUBGRAPH_TIMEOUT_MS,
+    internalSecret: e.LANDGRAPH_INTERNAL_SECRET,
   };
 }

@@ -2,8 +2,8 @@
  * What every operation carries from the edge into each subgraph: which dataset the caller
  * may read, what its key may see, and the request id. In distributed mode it travels between
  * gateway and subgraphs as headers (gateway/datasources.ts), so both modes build subgraph
- * context the same way. Subgraphs trust these headers: they listen on loopback (or a private
- * network) and only the gateway calls them.
+ * context the same way. Subgraphs believe these headers only under the gateway's signature
+ * over them (core/internal-auth.ts), and listen on loopback unless told otherwise.
  */
 export type Dataset = 'sandbox' | 'live';
 

@@ -246,6 +246,9 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
       await prisma.$disconnect();
       await driver.dispose();
       await server.stop();
+      // The socket server answers each closed connection on a later setImmediate, which reads the
+      // database: let those run before it closes (subgraph children exiting at stop), or they throw.
+      await new Promise((resolve) => setImmediate(resolve));
       rmSync(socketFile, { force: true });
       await db.close();
     },

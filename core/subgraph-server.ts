@@ -1,20 +1,74 @@
 import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
+import type { Request, RequestHandler } from 'express';
 import express from 'express';
 import type { RequestScope } from './context.ts';
 import { scopeFromHeaders } from './context.ts';
+import { verifyRequest } from './internal-auth.ts';
 import { logger } from './logger.ts';
 import type { Subgraph } from './subgraph.ts';
 
 /**
- * Serves one subgraph over HTTP for the distributed mode: the gateway's headers become the
- * subgraph's request scope, exactly as the in-process data source builds it.
+ * Refuses, with a GraphQL-shaped 401, any request the gateway did not sign: the scope headers
+ * are only believed when the signature over them and the body holds. It reads the body as raw
+ * bytes (the signature covers those, not a re-serialisation) and parses the JSON only once the
+ * signature holds, so an unsigned caller cannot make the subgraph parse anything.
+ */
+function requireGatewaySignature(secret: string, subgraph: string): RequestHandler {
+  return (req: Request, res, next) => {
+    const raw: unknown = req.body;
+    const body = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+    const verdict = verifyRequest(secret, {
+      method: req.method,
+      path: req.originalUrl,
+      body,
+      header: (name) => req.get(name),
+    });
+    if (verdict.ok) {
+      try {
+        req.body = body.length > 0 && req.is('application/json') ? (JSON.parse(body.toString('utf8')) as unknown) : {};
+      } catch {
+        res.status(400).json({
+          errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'BAD_REQUEST' } }],
+        });
+        return;
+      }
+      next();
+      return;
+    }
+    logger.warn(`subgraph ${subgraph} refused a request: ${verdict.reason}`, { ip: req.ip });
+    res.status(401).json({
+      errors: [{ message: verdict.reason, extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } }],
+    });
+  };
+}
+
+/**
+ * Express 5 hands a bind failure (EADDRINUSE) to the listen callback as its argument, so a
+ * callback that ignores it would report a server that never bound as listening.
+ */
+export function listen(app: express.Express, port: number, host: string): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+}
+
+export type SubgraphListenOptions = {
+  /** Interface to bind; loopback unless the deployment says otherwise. */
+  host: string;
+  /** Key the gateway signs its requests with. */
+  secret: string;
+};
+
+/**
+ * Serves one subgraph over HTTP for the distributed mode: the gateway's signed headers become
+ * the subgraph's request scope, exactly as the in-process data source builds it.
  */
 export async function listenSubgraph(
   subgraph: Subgraph,
   port: number,
-  host = '127.0.0.1',
+  { host, secret }: SubgraphListenOptions,
 ): Promise<{ server: Server; url: string; stop(): Promise<void> }> {
   const apollo = new ApolloServer<RequestScope>({
     schema: subgraph.schema,
@@ -37,27 +91,36 @@ export async function listenSubgraph(
   await apollo.start();
   const app = express();
   app.disable('x-powered-by');
-  app.use(express.json({ limit: '5mb' }));
+  // Open: it says only that the process is up, and the distributed start polls it before the
+  // gateway (the only holder of the secret) exists.
   app.get('/health', (_req, res) => {
     res.json({ status: 'healthy', subgraph: subgraph.name });
   });
   app.use(
     '/graphql',
+    express.raw({ type: () => true, limit: '5mb' }),
+    requireGatewaySignature(secret, subgraph.name),
     expressMiddleware(apollo, {
       context: async ({ req }) => subgraph.createContext(scopeFromHeaders((name) => req.get(name))),
     }),
   );
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(port, host, () => resolve(listening));
-    listening.once('error', reject);
+  const server = await listen(app, port, host).catch(async (error: unknown) => {
+    await apollo.stop();
+    throw error;
   });
+  // Longer than the gateway's idle keep-alive (undici's 4 s): the server closing a pooled
+  // connection just as the gateway reuses it would fail that call as if the subgraph were down.
+  server.keepAliveTimeout = 65_000;
   const url = `http://${host}:${port}/graphql`;
   logger.info(`subgraph ${subgraph.name} listening on ${url}`);
   return {
     server,
     url,
     async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // The gateway's pooled keep-alive connections would otherwise hold the close for a minute.
+      server.closeIdleConnections();
+      await closed;
       await apollo.stop();
     },
   };

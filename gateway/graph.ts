@@ -19,7 +19,7 @@ import { GRAPH_VALIDATION_RULES } from './validation.ts';
 
 export type GraphMode =
   | { kind: 'embedded'; subgraphs: Record<SubgraphName, Subgraph> }
-  | { kind: 'distributed'; urls: Record<SubgraphName, string> };
+  | { kind: 'distributed'; urls: Record<SubgraphName, string>; secret: string; timeoutMs: number };
 
 export type GraphResult<TData> = { data?: TData | null; errors?: readonly GraphQLFormattedError[] };
 
@@ -85,7 +85,12 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
     buildService: ({ name, url }) =>
       mode.kind === 'embedded'
         ? new InProcessSubgraphDataSource(mode.subgraphs[name as SubgraphName])
-        : new HttpSubgraphDataSource({ url }),
+        : new HttpSubgraphDataSource({
+            name,
+            url: url ?? mode.urls[name as SubgraphName],
+            secret: mode.secret,
+            timeoutMs: mode.timeoutMs,
+          }),
   });
   const apollo = new ApolloServer<GatewayContext>({
     gateway,

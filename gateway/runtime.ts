@@ -1,6 +1,7 @@
 import type { Cache } from '../core/cache.ts';
 import { openCache } from '../core/cache.ts';
 import type { Config } from '../core/config.ts';
+import { ConfigError } from '../core/config.ts';
 import type { Database } from '../core/db.ts';
 import { openDatabase } from '../core/db.ts';
 import { logger } from '../core/logger.ts';
@@ -54,25 +55,44 @@ export function buildSubgraphs(
   return built as Record<SubgraphName, Subgraph>;
 }
 
+/** Where the gateway reaches each subgraph service: a wildcard bind is reached over loopback. */
+export function distributedSubgraphUrls(
+  config: Pick<Config, 'subgraphHost' | 'subgraphBasePort'>,
+): Record<SubgraphName, string> {
+  const bound = { '0.0.0.0': '127.0.0.1', '::': '::1' }[config.subgraphHost] ?? config.subgraphHost;
+  const host = bound.includes(':') ? `[${bound}]` : bound;
+  return Object.fromEntries(
+    SUBGRAPH_NAMES.map((name) => [name, `http://${host}:${subgraphPort(name, config.subgraphBasePort)}/graphql`]),
+  ) as Record<SubgraphName, string>;
+}
+
+/** No silent fallback: a gateway that cannot sign would be refused by every subgraph. */
+function requireInternalSecret(config: Config): string {
+  if (config.internalSecret) return config.internalSecret;
+  throw new ConfigError(
+    'The distributed gateway needs LANDGRAPH_INTERNAL_SECRET, the key its subgraph requests are signed with.',
+  );
+}
+
 export async function startRuntime(
   config: Config,
   options: { db?: Database; prepare?: boolean } = {},
 ): Promise<Runtime> {
+  // Before anything is opened: a start that cannot sign fails with nothing to undo.
+  const secret = config.mode === 'distributed' ? requireInternalSecret(config) : undefined;
   const db = options.db ?? (await openDatabase(config));
   if (options.prepare !== false) await prepareDatabase(db, config);
   const catalog = new ProvenanceCatalog(db);
-  const subgraphUrls =
-    config.mode === 'embedded'
-      ? null
-      : (Object.fromEntries(
-          SUBGRAPH_NAMES.map((name) => [
-            name,
-            `http://${config.host}:${subgraphPort(name, config.subgraphBasePort)}/graphql`,
-          ]),
-        ) as Record<SubgraphName, string>);
-  const graph = subgraphUrls
-    ? await createGraph({ kind: 'distributed', urls: subgraphUrls })
-    : await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog, config) });
+  const subgraphUrls = config.mode === 'embedded' ? null : distributedSubgraphUrls(config);
+  const graph =
+    subgraphUrls && secret
+      ? await createGraph({
+          kind: 'distributed',
+          urls: subgraphUrls,
+          secret,
+          timeoutMs: config.subgraphTimeoutMs,
+        })
+      : await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog, config) });
   const cache = await openCache(config.redisUrl);
   const limiter = await openRateLimiter(config.redisUrl);
   const meter = new UsageMeter(db);

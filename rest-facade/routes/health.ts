@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { withDeadline } from '../../core/rate-limit/deadline.ts';
 import { defineRoute } from '../route.ts';
+
+/** A probe must answer within a load balancer's own probe timeout, whatever the database does. */
+const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
 type Check = { status: 'healthy' | 'unhealthy'; latencyMs: number; error?: string };
 
@@ -38,7 +42,7 @@ export const health = defineRoute({
   errorStyle: 'plain',
   async handle(_q, { runtime, graph, scope }) {
     const [database, cache, graphCheck] = await Promise.all([
-      timed(() => runtime.db.query('SELECT 1')),
+      timed(() => withDeadline(runtime.db.query('SELECT 1'), DATABASE_CHECK_TIMEOUT_MS, 'the database')),
       timed(() => runtime.cache.get('health:probe')),
       timed(async () => {
         const result = await graph.execute('{ __typename }', {}, scope);

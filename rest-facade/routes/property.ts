@@ -3,6 +3,7 @@ import { hasScope } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { detectState } from '../../core/geo.ts';
 import { assertPoint } from '../../core/validate.ts';
+import type { GraphResult } from '../../gateway/graph.ts';
 import { unwrap } from '../graph-result.ts';
 import { numeric, stateParam, textParam } from '../params.ts';
 import type { Credit } from '../route.ts';
@@ -111,6 +112,25 @@ const graphQuery = z
     }
   });
 
+/**
+ * Splits off the errors raised at one layer's own path (`property.terrain`: its subgraph failed,
+ * timed out or refused): those fail that layer alone and the call still succeeds (spec 7).
+ */
+function withLayerFailures<TData>(
+  result: GraphResult<TData>,
+  layers: readonly PropertyLayer[],
+): { data: TData; failed: Map<string, string> } {
+  const names = new Set<string>(layers.map((layer) => layer.name));
+  const failed = new Map<string, string>();
+  const others = (result.errors ?? []).filter((error) => {
+    const [root, layer] = error.path ?? [];
+    if (root !== 'property' || typeof layer !== 'string' || !names.has(layer)) return true;
+    if (!failed.has(layer)) failed.set(layer, error.message);
+    return false;
+  });
+  return { data: unwrap({ ...result, errors: others }), failed };
+}
+
 /** Distinct credits of every layer in the payload, joined so the headers carry all of them. */
 export function combineCredits(credits: Array<Credit | null>): Credit | null {
   const present = credits.filter((c): c is Credit => c !== null);
@@ -129,22 +149,25 @@ export const propertyGraph = defineRoute({
   errorStyle: 'plain',
   async handle(q, { graph, scope }) {
     const allowed = PROPERTY_LAYERS.filter((layer) => hasScope(scope, layer.scope));
-    let result: { property: PropertyResult | null };
+    type Result = { property: PropertyResult | null };
+    const run = async (entry: 'point' | 'parcel' | 'gnaf', variables: Record<string, unknown>) =>
+      withLayerFailures(await graph.execute<Result>(propertyOperation(entry, allowed), variables, scope), allowed);
+    let result: { data: Result; failed: Map<string, string> };
     let query: Record<string, unknown>;
     if (q.gnaf_pid !== undefined) {
       query = { gnaf_pid: q.gnaf_pid };
-      result = unwrap(await graph.execute(propertyOperation('gnaf', allowed), { gnafPid: q.gnaf_pid }, scope));
+      result = await run('gnaf', { gnafPid: q.gnaf_pid });
     } else if (q.pfi !== undefined) {
       query = { pfi: q.pfi, state: q.state };
-      result = unwrap(await graph.execute(propertyOperation('parcel', allowed), { pfi: q.pfi, state: q.state }, scope));
+      result = await run('parcel', { pfi: q.pfi, state: q.state });
     } else {
       const { lat, lng } = q as { lat: number; lng: number };
       assertPoint(lat, lng);
       const state = q.state ?? detectState(lng, lat) ?? 'VIC';
       query = { lat, lng, state };
-      result = unwrap(await graph.execute(propertyOperation('point', allowed), { lat, lng, state }, scope));
+      result = await run('point', { lat, lng, state });
     }
-    const property = result.property;
+    const property = result.data.property;
     if (!property || (q.gnaf_pid !== undefined && property.address.status !== 'ok')) {
       throw new AppError(
         'NOT_FOUND',
@@ -157,7 +180,10 @@ export const propertyGraph = defineRoute({
     const layers: Record<string, unknown> = {};
     const credits: Array<Credit | null> = [property.address.status === 'ok' ? creditOf(property.address) : null];
     for (const layer of allowed) {
-      const value = property[layer.name] as GraphLayer;
+      const failure = result.failed.get(layer.name);
+      const value: GraphLayer = failure
+        ? { status: 'error', source: null, attribution: null, license: null, message: failure, data: null }
+        : (property[layer.name] as GraphLayer);
       layers[layer.name] = {
         status: value.status,
         source: value.source,

@@ -1,0 +1,319 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import type { Server } from 'node:net';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DistributedServer } from '../cli/distributed.ts';
+import { startDistributed } from '../cli/distributed.ts';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { MAX_CLOCK_SKEW_MS, signRequest } from '../core/internal-auth.ts';
+import { sandboxSamples } from '../prisma/sandbox/samples.ts';
+import { subgraphPort } from '../subgraphs/index.ts';
+import { createTestKey, testConfig } from './support/runtime.ts';
+
+// Ports of their own, so this file never meets another distributed run (facade.e2e.ts: 4611).
+const BASE_PORT = 4711;
+const FAILING_BASE_PORT = 4731;
+const KILLED_BASE_PORT = 4751;
+const BIN = fileURLToPath(new URL('../bin/landgraph.js', import.meta.url));
+
+const SDL_QUERY = JSON.stringify({ query: '{ _service { sdl } }' });
+
+type Answer = { status: number; json(): Promise<unknown> };
+
+/**
+ * A POST straight at a subgraph port, as an attacker on the host would send it, on a connection
+ * of its own (no pooled socket from the start's readiness polls).
+ */
+function postToSubgraph(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: response.statusCode ?? 0, json: () => Promise.resolve(JSON.parse(text) as unknown) });
+        });
+      },
+    );
+    sent.once('error', reject);
+    sent.end(body);
+  });
+}
+
+describe('subgraphs trust only the gateway', () => {
+  let running: DistributedServer;
+  let secret: string;
+  let terrainUrl: string;
+  let key: string;
+  let point: { lat: number; lng: number; state: string };
+
+  beforeAll(async () => {
+    running = await startDistributed(
+      testConfig({ PORT: '0', LANDGRAPH_SUBGRAPH_BASE_PORT: String(BASE_PORT), LANDGRAPH_SUBGRAPH_TIMEOUT_MS: '5000' }),
+    );
+    secret = running.runtime.config.internalSecret!;
+    terrainUrl = running.runtime.subgraphUrls!.terrain;
+    key = await createTestKey(running.runtime);
+    const sample = (await sandboxSamples(running.runtime.db)).find((s) => s.parcel_pfi && s.state === 'VIC')!;
+    point = { lat: sample.lat, lng: sample.lng, state: sample.state };
+  });
+
+  afterAll(async () => {
+    running.subgraphs.terrain.kill('SIGCONT');
+    await running?.stop();
+  });
+
+  it('makes a secret per run and binds the subgraphs to loopback by default', () => {
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(terrainUrl).toBe(`http://127.0.0.1:${subgraphPort('terrain', BASE_PORT)}/graphql`);
+  });
+
+  it('refuses a forged `x-landgraph-scopes: *` sent straight at a subgraph port with 401', async () => {
+    const response = await postToSubgraph(terrainUrl, SDL_QUERY, {
+      'x-landgraph-scopes': '*',
+      'x-landgraph-dataset': 'live',
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      errors: [
+        {
+          message: 'The request is not signed.',
+          extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+        },
+      ],
+    });
+  });
+
+  it('answers a request signed with the run secret', async () => {
+    const headers = { 'x-landgraph-scopes': '*', 'x-landgraph-dataset': 'sandbox', 'x-request-id': 'trust-1' };
+    const signature = signRequest(secret, {
+      method: 'POST',
+      path: '/graphql',
+      body: SDL_QUERY,
+      header: (name) => headers[name as keyof typeof headers],
+    });
+    const response = await postToSubgraph(terrainUrl, SDL_QUERY, { ...headers, ...signature });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { _service: { sdl: string } } };
+    expect(body.data._service.sdl).toContain('type TerrainLayer');
+  });
+
+  it('refuses a stale signature and a body changed after signing', async () => {
+    const headers = { 'x-landgraph-scopes': '*', 'x-landgraph-dataset': 'sandbox', 'x-request-id': 'trust-2' };
+    const header = (name: string) => headers[name as keyof typeof headers];
+    const stale = signRequest(
+      secret,
+      { method: 'POST', path: '/graphql', body: SDL_QUERY, header },
+      Date.now() - MAX_CLOCK_SKEW_MS - 60_000,
+    );
+    const staleResponse = await postToSubgraph(terrainUrl, SDL_QUERY, { ...headers, ...stale });
+    expect(staleResponse.status).toBe(401);
+    expect(await staleResponse.json()).toMatchObject({ errors: [{ message: 'The request signature has expired.' }] });
+
+    const fresh = signRequest(secret, { method: 'POST', path: '/graphql', body: SDL_QUERY, header });
+    const tampered = JSON.stringify({ query: '{ __typename }' });
+    const tamperedResponse = await postToSubgraph(terrainUrl, tampered, { ...headers, ...fresh });
+    expect(tamperedResponse.status).toBe(401);
+    expect(await tamperedResponse.json()).toMatchObject({
+      errors: [{ message: 'The request signature does not match.' }],
+    });
+  });
+
+  it('answers /api/health with the database unhealthy, rather than hanging, while the database does not answer', async () => {
+    const { db, config } = running.runtime;
+    // Every connection held in an open transaction: PGlite runs one at a time, a pool runs its max.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const holders = Array.from({ length: db.kind === 'pglite' ? 1 : config.databasePoolMax }, () =>
+      db.transaction(async (query) => {
+        await query('SELECT 1');
+        await gate;
+      }),
+    );
+    try {
+      const response = await request(running.url).get('/api/health');
+      expect(response.status).toBe(503);
+      expect(response.body.status).toBe('unhealthy');
+      expect(response.body.checks.database).toMatchObject({
+        status: 'unhealthy',
+        error: 'the database took longer than 2000 ms',
+      });
+      expect(response.body.checks.graph.status).toBe('healthy');
+    } finally {
+      release();
+      await Promise.all(holders);
+    }
+    const recovered = await request(running.url).get('/api/health');
+    expect(recovered.body.checks.database.status).toBe('healthy');
+  });
+
+  it('answers every layer of the property graph while all subgraphs are up', async () => {
+    const response = await request(running.url)
+      .get('/v1/property/graph')
+      .query(point)
+      .set('Authorization', `Bearer ${key}`);
+    expect(response.status).toBe(200);
+    expect(response.body.layers.terrain.status).toBe('ok');
+    expect(response.body.layers.cadastre.status).toBe('ok');
+  });
+
+  it('marks only the terrain layer error while the terrain process hangs past the timeout', async () => {
+    running.subgraphs.terrain.kill('SIGSTOP');
+    try {
+      const response = await request(running.url)
+        .get('/v1/property/graph')
+        .query(point)
+        .set('Authorization', `Bearer ${key}`);
+      expect(response.status).toBe(200);
+      expect(response.body.layers.terrain).toEqual({
+        status: 'error',
+        source: null,
+        attribution: null,
+        license: null,
+        message: 'The terrain service did not answer.',
+        data: null,
+      });
+      expect(response.body.layers.cadastre.status).toBe('ok');
+      expect(response.body.layers.planning.status).toBe('ok');
+      expect(response.body.property.parcel_pfi).not.toBeNull();
+    } finally {
+      running.subgraphs.terrain.kill('SIGCONT');
+    }
+  });
+
+  it('marks only the terrain layer error once the terrain process is stopped', async () => {
+    const terrain = running.subgraphs.terrain;
+    await new Promise<void>((resolve) => {
+      terrain.once('exit', () => resolve());
+      terrain.kill('SIGTERM');
+    });
+    const response = await request(running.url)
+      .get('/v1/property/graph')
+      .query(point)
+      .set('Authorization', `Bearer ${key}`);
+    expect(response.status).toBe(200);
+    expect(response.body.layers.terrain.status).toBe('error');
+    expect(response.body.layers.terrain.message).toBe('The terrain service did not answer.');
+    for (const layer of ['cadastre', 'planning', 'provisions', 'envelope', 'climate_zone'])
+      expect(response.body.layers[layer].status, layer).not.toBe('error');
+    expect(response.body.layers.cadastre.data).not.toBeNull();
+  });
+});
+
+/**
+ * True while a process with this pid runs. An exited child whose parent is gone may linger as a
+ * zombie until something reaps it; it holds nothing, so it counts as gone.
+ */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  return !/\)\s+Z\s/.test(stat);
+}
+
+describe('a distributed start that fails', () => {
+  let squatter: Server;
+
+  beforeAll(async () => {
+    // Something else already holds the terrain subgraph's port.
+    squatter = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) =>
+      squatter.listen(subgraphPort('terrain', FAILING_BASE_PORT), '127.0.0.1', resolve),
+    );
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => squatter.close(() => resolve()));
+  });
+
+  it('stops every subgraph it spawned and exits non-zero', async () => {
+    const config = testConfig();
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [BIN, 'serve', '--distributed'],
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: config.databaseUrl ?? '',
+            LANDGRAPH_DATA_DIR: config.dataDir,
+            LANDGRAPH_LOG_LEVEL: 'info',
+            PORT: '0',
+            LANDGRAPH_SUBGRAPH_BASE_PORT: String(FAILING_BASE_PORT),
+          },
+          // A start that hangs fails the test here rather than holding the suite.
+          timeout: 120_000,
+          killSignal: 'SIGKILL',
+        },
+        (error, _stdout, stderr) => resolve({ code: error ? ((error.code as number | undefined) ?? null) : 0, stderr }),
+      );
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('EADDRINUSE');
+    expect(stderr).toContain('landgraph serve failed');
+    const pids = spawnedPids(stderr);
+    expect(pids).toHaveLength(4);
+    expect(pids.filter(alive)).toEqual([]);
+  });
+});
+
+/** Subgraph pids from the parent's "spawned subgraph" log lines. */
+function spawnedPids(log: string): number[] {
+  return [...log.matchAll(/"message":"spawned subgraph (\w+)".*?"pid":(\d+)/g)].map((m) => Number(m[2]));
+}
+
+describe('a distributed parent that dies', () => {
+  let db: Database;
+
+  beforeAll(async () => {
+    // This process holds the database, so killing the parent below never kills its owner.
+    db = await openDatabase(testConfig());
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('takes its subgraph processes with it, even when killed outright', async () => {
+    const config = testConfig();
+    const parent = spawn(process.execPath, [BIN, 'serve', '--distributed'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: config.databaseUrl ?? '',
+        LANDGRAPH_DATA_DIR: config.dataDir,
+        LANDGRAPH_LOG_LEVEL: 'info',
+        PORT: '0',
+        LANDGRAPH_SUBGRAPH_BASE_PORT: String(KILLED_BASE_PORT),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    const exited = new Promise<void>((resolve) => parent.once('exit', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      parent.stderr.on('data', (chunk: Buffer) => {
+        log += chunk.toString('utf8');
+        if (log.includes('Landgraph gateway listening')) resolve();
+      });
+      parent.once('exit', (code) => reject(new Error(`the parent exited with ${code} before it was up:\n${log}`)));
+    });
+    const pids = spawnedPids(log);
+    expect(pids).toHaveLength(4);
+    expect(pids.filter(alive)).toEqual(pids);
+    parent.kill('SIGKILL');
+    await exited;
+    // Each child notices its parent's IPC channel close and stops; wait for the last of them.
+    while (pids.some(alive)) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(pids.filter(alive)).toEqual([]);
+  });
+});
