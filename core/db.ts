@@ -17,6 +17,9 @@ export type DatabaseKind = 'postgres' | 'pglite';
 
 export type QueryFn = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
 
+/** Runs a script of statements without parameters inside the enclosing transaction. */
+export type ScriptFn = (sql: string) => Promise<void>;
+
 /**
  * One database handle for the whole process. Layers run their named PostGIS statements with
  * `sql` (Prisma's driver adapter); the platform's tables go through Prisma Client's models;
@@ -36,7 +39,7 @@ export interface Database {
   /** Runs one parameterised statement and returns its rows; for loaders that bypass Prisma's row mapping. */
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs `work` in one transaction on one connection: all of it is committed, or none. */
-  transaction<T>(work: (query: QueryFn) => Promise<T>): Promise<T>;
+  transaction<T>(work: (query: QueryFn, script: ScriptFn) => Promise<T>): Promise<T>;
   /**
    * Calls `onMessage` with the payload of every NOTIFY on `channel`, from any process; returns
    * the function that stops listening. Used to drop cached state the moment another process changes it.
@@ -170,12 +173,16 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
         await client.end().catch(() => undefined);
       };
     },
-    async transaction<T>(work: (query: QueryFn) => Promise<T>) {
+    async transaction<T>(work: (query: QueryFn, script: ScriptFn) => Promise<T>) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
         const result = await work(
           async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
+          // No parameters: the simple query protocol, which takes several statements at once.
+          async (sql) => {
+            await client.query(sql);
+          },
         );
         await client.query('COMMIT');
         return result;
@@ -237,9 +244,14 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
       const stop = await db.listen(channel, onMessage);
       return async () => stop();
     },
-    transaction<T>(work: (query: QueryFn) => Promise<T>) {
+    transaction<T>(work: (query: QueryFn, script: ScriptFn) => Promise<T>) {
       return db.transaction((tx) =>
-        work(async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows),
+        work(
+          async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows,
+          async (sql) => {
+            await tx.exec(sql);
+          },
+        ),
       );
     },
     async close() {
