@@ -1,0 +1,113 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { UsageMeter } from '../platform/usage.ts';
+import { captureLog } from './support/log-capture.ts';
+import { testRuntime } from './support/runtime.ts';
+import { TcpProxy } from './support/tcp-proxy.ts';
+
+/*
+ * Faults with real parts: the test database reached through a TCP relay that the test cuts,
+ * which to the service is a database that crashed or fell off the network.
+ */
+
+/** A second handle on the test database, through a relay the test can cut. */
+async function databaseBehindProxy(): Promise<{ db: Database; proxy: TcpProxy; close(): Promise<void> }> {
+  const { runtime } = await testRuntime();
+  const target = new URL(runtime.db.url);
+  const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
+  const db = await openDatabase({
+    databaseUrl: TcpProxy.rewrite(runtime.db.url, proxy.port),
+    dataDir: mkdtempSync(join(tmpdir(), 'landgraph-faults-')),
+    databasePoolMax: 2,
+  });
+  return {
+    db,
+    proxy,
+    async close() {
+      proxy.up();
+      await db.close().catch(() => undefined);
+      await proxy.close();
+    },
+  };
+}
+
+describe('usage meter during a long database outage', () => {
+  let behind: Awaited<ReturnType<typeof databaseBehindProxy>>;
+  beforeAll(async () => {
+    behind = await databaseBehindProxy();
+  });
+  afterAll(async () => {
+    await behind?.close();
+  });
+
+  it('keeps one counter per key, month and group however many flushes fail, drops new counters past its bound and logs them', async () => {
+    const { runtime } = await testRuntime();
+    const { key: a } = await runtime.keys.create({ name: 'meter-a', kind: 'test', scopes: ['cadastre.read'] });
+    const { key: b } = await runtime.keys.create({ name: 'meter-b', kind: 'test', scopes: ['cadastre.read'] });
+    const meter = new UsageMeter(behind.db, { maxPending: 3, flushIntervalMs: 3_600_000 });
+    const log = captureLog();
+    try {
+      behind.proxy.down();
+      for (let i = 0; i < 1000; i += 1) meter.record(a.id, 'cadastre');
+      for (let i = 0; i < 10; i += 1) meter.record(a.id, 'address');
+      for (let i = 0; i < 5; i += 1) meter.record(b.id, 'cadastre');
+      // Failed flushes put their counts back once, not once per attempt.
+      for (let attempt = 0; attempt < 4; attempt += 1) await meter.flush();
+      for (let i = 0; i < 7; i += 1) meter.record(b.id, 'planning');
+      meter.record(a.id, 'cadastre');
+      await meter.flush();
+      expect(meter.pendingCounters).toBe(3);
+      expect(meter.dropped).toBe(7);
+      const dropped = log.lines.filter((line) => line.message.startsWith('usage meter full'));
+      expect(dropped).toEqual([expect.objectContaining({ level: 'error', droppedCalls: 7, maxPending: 3 })]);
+      expect(log.lines.filter((line) => line.message.startsWith('usage flush failed')).length).toBe(5);
+
+      behind.proxy.up();
+      await meter.flush();
+      expect(meter.pendingCounters).toBe(0);
+      const rows = await runtime.db.query<{ key_id: string; route_group: string; calls: string }>(
+        `SELECT key_id, route_group, calls::text AS calls FROM platform.usage_monthly
+         WHERE key_id = ANY($1::text[]) ORDER BY key_id = $2 DESC, route_group`,
+        [[a.id, b.id], a.id],
+      );
+      expect(rows).toEqual([
+        { key_id: a.id, route_group: 'address', calls: '10' },
+        { key_id: a.id, route_group: 'cadastre', calls: '1001' },
+        { key_id: b.id, route_group: 'cadastre', calls: '5' },
+      ]);
+    } finally {
+      log.restore();
+      behind.proxy.up();
+      await meter.close();
+    }
+  });
+
+  it('writes a batch once even when the quota check after it fails', async () => {
+    const { runtime } = await testRuntime();
+    const { key } = await runtime.keys.create({
+      name: 'meter-quota',
+      kind: 'test',
+      scopes: ['cadastre.read'],
+      monthlyQuota: 1,
+    });
+    const meter = new UsageMeter(runtime.db, { flushIntervalMs: 3_600_000 });
+    // The audit log is where an over-quota flag is written: without it the check fails after the write.
+    await runtime.db.exec('ALTER TABLE platform.audit_log RENAME TO audit_log_away');
+    try {
+      meter.record(key.id, 'cadastre');
+      meter.record(key.id, 'cadastre');
+      await meter.flush();
+      await meter.flush();
+    } finally {
+      await runtime.db.exec('ALTER TABLE platform.audit_log_away RENAME TO audit_log');
+      await meter.close();
+    }
+    expect(await meter.usage(key.id, new Date().toISOString().slice(0, 7))).toEqual([
+      { route_group: 'cadastre', calls: 2 },
+    ]);
+  });
+});
