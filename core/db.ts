@@ -11,6 +11,7 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import { BoundedMemo } from './bounded-memo.ts';
 import type { Config } from './config.ts';
 import { driverError, driverQuery, rowsOf } from './driver-sql.ts';
+import { AppError, DatabaseUnavailableError } from './errors.ts';
 import { logger } from './logger.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -48,6 +49,66 @@ export interface Database {
   /** The wire-protocol URL other processes can use to reach this database. */
   readonly url: string;
   close(): Promise<void>;
+}
+
+// How a lost or refused database connection shows itself, by the layer that noticed: the socket
+// (Node's codes), PostgreSQL (SQLSTATE class 08, shutdown, too many connections), Prisma
+// (P1001 cannot reach, P1017 server closed, P2024 pool timeout) and Prisma's driver adapters.
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'P1001',
+  'P1002',
+  'P1017',
+  'P2024',
+]);
+const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+// node-postgres reports a dropped or never-made connection with these messages and no code.
+const UNREACHABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end/;
+
+/**
+ * Whether an error means the database could not be reached (as opposed to a statement it
+ * refused): looks through the error and its causes, as each client wraps the one below it.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current !== null && typeof current === 'object'; depth += 1) {
+    if (current instanceof DatabaseUnavailableError) return true;
+    // Any other error of ours was raised on purpose, whatever it wraps.
+    if (current instanceof AppError) return false;
+    const { code, errorCode, kind, originalCode, message } = current as Record<string, unknown>;
+    for (const value of [code, errorCode, originalCode]) {
+      if (typeof value === 'string' && (UNREACHABLE_CODES.has(value) || /^08[0-9A-Z]{3}$/.test(value))) return true;
+    }
+    if (typeof kind === 'string' && UNREACHABLE_KINDS.has(kind)) return true;
+    if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The same failure, or the 503 a caller should see when the database was out of reach. */
+export function asUnavailable(error: unknown): unknown {
+  return !(error instanceof AppError) && isDatabaseUnreachable(error) ? new DatabaseUnavailableError(error) : error;
+}
+
+async function reachable<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw asUnavailable(error);
+  }
 }
 
 const SOCKET_FILE = 'socket.json';
@@ -97,11 +158,11 @@ function driverSql(connecting: Promise<SqlDriverAdapter>, options: OpenOptions):
     async sql<T>(query: Prisma.Sql): Promise<T[]> {
       const request = driverQuery(query);
       options.onQuery?.(request.sql);
-      const driver = await connecting;
+      const driver = await reachable(connecting);
       try {
         return rowsOf<T>(await driver.queryRaw(request));
       } catch (error) {
-        throw driverError(error);
+        throw asUnavailable(driverError(error));
       }
     },
     async dispose() {
@@ -132,7 +193,12 @@ function statementName(query: { sql: string }): string {
 }
 
 function postgresDatabase(url: string, kind: DatabaseKind, max: number, options: OpenOptions): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // A server that does not answer at all (a dead host, a full backlog) must fail a checkout
+  // rather than hold the request forever; the caller then gets a 503 like any outage.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  // An idle connection the server dropped (restart, network cut) is reported here; unheard, the
+  // event would end the process. The pool replaces the connection on the next checkout.
+  pool.on('error', (error) => logger.warn('database connection lost', { error: error.message }));
   // Not over PGlite's socket: its connections share one backend, where a second connection
   // preparing the same statement name would collide.
   const adapter = new PrismaPg(pool, kind === 'postgres' ? { statementNameGenerator: statementName } : {});
@@ -146,18 +212,18 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
     async exec(sql) {
       // One connection for the whole script, rolled back on failure: a script that opened a
       // transaction must never go back to the pool inside an aborted one.
-      const client = await pool.connect();
+      const client = await reachable(pool.connect());
       try {
         await client.query(sql);
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw asUnavailable(error);
       } finally {
         client.release();
       }
     },
     async query<T>(sql: string, params: unknown[] = []) {
-      const result = await pool.query(sql, params);
+      const result = await reachable(pool.query(sql, params));
       return result.rows as T[];
     },
     async listen(channel, onMessage) {
@@ -174,7 +240,7 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
       };
     },
     async transaction<T>(work: (query: QueryFn, script: ScriptFn) => Promise<T>) {
-      const client = await pool.connect();
+      const client = await reachable(pool.connect());
       try {
         await client.query('BEGIN');
         const result = await work(
@@ -188,7 +254,7 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw asUnavailable(error);
       } finally {
         client.release();
       }

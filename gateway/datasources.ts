@@ -9,7 +9,11 @@ import type { RequestScope } from '../core/context.ts';
 import { INTERNAL_SCOPE, scopeHeaders } from '../core/context.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 
-export type GatewayContext = { scope: RequestScope };
+export type GatewayContext = {
+  scope: RequestScope;
+  /** Told what failed when an operation answers a 5xx, so the facade can log it with the request id. */
+  onServerError?: (error: Error) => void;
+};
 
 const MAX_CACHED_OPERATIONS = 500;
 

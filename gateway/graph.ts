@@ -4,7 +4,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import type { GraphQLFormattedError } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
 import type { ErrorCode } from '../core/errors.ts';
-import { ErrorCodes } from '../core/errors.ts';
+import { ErrorCodes, RETRY_AFTER_SECONDS, isRetryableStatus } from '../core/errors.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { composeSupergraph } from './compose.ts';
@@ -53,7 +53,23 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
       if (typeof code !== 'string' || !(code in ErrorCodes)) return formatted;
       return { ...formatted, extensions: { ...formatted.extensions, http: { status: ErrorCodes[code as ErrorCode] } } };
     },
-    plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
+    plugins: [
+      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      {
+        // The one rule for failures behind the service holds on /graphql too: a 503 says when to retry.
+        async requestDidStart() {
+          return {
+            async willSendResponse({ response, errors, contextValue }) {
+              const status = response.http.status ?? 200;
+              if (status < 500) return;
+              if (isRetryableStatus(status)) response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+              const failure = errors?.[0];
+              if (failure) contextValue.onServerError?.(failure);
+            },
+          };
+        },
+      },
+    ],
   });
   const operations = new GatewayOperations(gateway);
   await apollo.start();

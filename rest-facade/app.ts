@@ -3,12 +3,12 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RequestScope } from '../core/context.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError, statusOfGraphQLError } from '../core/errors.ts';
 import type { GatewayContext } from '../gateway/datasources.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 import { authenticate, enforceLimits, requireScope, scopeOfKey } from './access.ts';
-import { errorHandler, sendError, toAppError } from './errors.ts';
+import { errorHandler, logServerErrors, sendError, setRetryAfter, toAppError } from './errors.ts';
 import { sendJson } from './json.ts';
 import type { Credit, RouteDefinition } from './route.ts';
 import { routeGroup, routeScope } from './route.ts';
@@ -98,6 +98,8 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
         throw new AppError('BAD_REQUEST', message, 'See /openapi.json for the parameters of this route.');
       }
       const response = await route.handle(parsed.data, { graph: runtime.graph, scope, runtime, key });
+      if (response.failure) res.locals.failure = response.failure;
+      setRetryAfter(res, response.status ?? 200);
       if (response.credit) setCreditHeaders(res, response.credit);
       for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, headerSafe(value));
       if (response.raw)
@@ -159,13 +161,20 @@ export function createApp(runtime: Runtime): express.Express {
   // API answers are not revalidated by clients; hashing every body for an ETag is wasted work.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(logServerErrors);
   app.use(express.json({ limit: BODY_LIMIT }));
 
   app.use(
     '/graphql',
     graphqlAccess(runtime),
     expressMiddleware<GatewayContext>(runtime.graph.apollo, {
-      context: async ({ res }) => ({ scope: res.locals.scope as GatewayContext['scope'] }),
+      context: async ({ res }) => ({
+        scope: res.locals.scope as GatewayContext['scope'],
+        onServerError: (error: Error) => {
+          const { code } = statusOfGraphQLError(error as { extensions?: Record<string, unknown> });
+          res.locals.failure = new AppError(code, error.message, undefined, { cause: error });
+        },
+      }),
     }),
   );
 

@@ -66,7 +66,11 @@ Query values are text on the wire: numbers are documented as strings of decimal 
 **Errors.** Each route family writes its errors in its own shape: the cadastre envelope (\`success\`, \`error\`,
 \`hint\`), an empty FeatureCollection for window queries, or \`{ success: false, error, hint }\`. Key, scope and
 rate-limit refusals and wrong methods always take that last, plain shape. Every answer of a route carries an
-\`X-Request-Id\`; quote it to support.`;
+\`X-Request-Id\`; quote it to support.
+
+**Failures behind the service.** One rule on every route: when something the answer depends on fails and may
+come back (the service's database, a state's live map service, a stage over its time budget) the answer is a 503
+with \`retryable: true\` in the body and \`Retry-After\` (seconds). A 500 is a fault of ours that retrying will not mend.`;
 
 /** `get /api/cadastre/by-address` → `getApiCadastreByAddress`; `:id` → `ById`. Stable while the path is. */
 export function operationId(route: Pick<RouteDefinition, 'method' | 'path'>): string {

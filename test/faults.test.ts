@@ -1,12 +1,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../core/db.ts';
 import { openDatabase } from '../core/db.ts';
+import type { Runtime } from '../gateway/runtime.ts';
+import { startRuntime } from '../gateway/runtime.ts';
+import { newSecret } from '../platform/secrets.ts';
 import { UsageMeter } from '../platform/usage.ts';
+import { createApp } from '../rest-facade/app.ts';
 import { captureLog } from './support/log-capture.ts';
-import { testRuntime } from './support/runtime.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 import { TcpProxy } from './support/tcp-proxy.ts';
 
 /*
@@ -109,5 +114,78 @@ describe('usage meter during a long database outage', () => {
     expect(await meter.usage(key.id, new Date().toISOString().slice(0, 7))).toEqual([
       { route_group: 'cadastre', calls: 2 },
     ]);
+  });
+});
+
+describe('a database outage', () => {
+  let behind: Awaited<ReturnType<typeof databaseBehindProxy>>;
+  let runtime: Runtime;
+  let app: ReturnType<typeof createApp>;
+  let key: string;
+  let point: { lat: number; lng: number };
+
+  beforeAll(async () => {
+    behind = await databaseBehindProxy();
+    runtime = await startRuntime(testConfig(), { prepare: false, db: behind.db });
+    app = createApp(runtime);
+    key = await createTestKey(runtime, { scopes: ['cadastre.read', 'ugb.read'] });
+    const [row] = await runtime.db.query<{ lat: number; lng: number }>(
+      `SELECT ST_Y(ST_PointOnSurface(geom)) AS lat, ST_X(ST_PointOnSurface(geom)) AS lng
+       FROM cadastre.parcel WHERE dataset = 'sandbox' AND state = 'VIC' ORDER BY parcel_pfi LIMIT 1`,
+    );
+    point = row!;
+  });
+  afterAll(async () => {
+    behind?.proxy.up();
+    await runtime?.close();
+    await behind?.close();
+  });
+
+  const calls = () => ({
+    'a known key': request(app).get('/api/cadastre/lookup').set('Authorization', `Bearer ${key}`).query(point),
+    'an unknown key': request(app)
+      .get('/api/cadastre/bbox')
+      .set('Authorization', `Bearer ${newSecret('test')}`)
+      .query({ bbox: '144.28,-36.72,144.29,-36.71' }),
+    'a keyless route': request(app).get('/api/ugb/at-point').query({ lat: -37.54, lng: 144.88 }),
+    'GraphQL with a key': request(app).post('/graphql').set('Authorization', `Bearer ${key}`).send({
+      query: 'query ($lat: Float!, $lng: Float!) { parcelAt(lat: $lat, lng: $lng, state: "VIC") { status } }',
+      variables: point,
+    }),
+  });
+
+  it('answers 503, retryable with Retry-After, on every route for known, unknown and no keys; logs each with its request id; recovers at once', async () => {
+    expect((await calls()['a known key']).status).toBe(200);
+    const log = captureLog();
+    behind.proxy.down();
+    try {
+      for (const [who, call] of Object.entries(calls())) {
+        const res = await call;
+        expect({ who, status: res.status }).toEqual({ who, status: 503 });
+        expect(res.headers['retry-after']).toBe('5');
+        // A key the service still holds in memory reaches the graph, which answers in GraphQL's shape.
+        if (Array.isArray(res.body.errors)) {
+          expect(res.body.errors[0]).toMatchObject({
+            message: 'The service is temporarily unavailable.',
+            extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503 } },
+          });
+        } else {
+          expect(res.body).toMatchObject({ success: false, retryable: true });
+          expect(res.body.error).toBe('The service is temporarily unavailable.');
+        }
+        const id = res.headers['x-request-id'] as string;
+        const line = log.lines.find((l) => l.message === 'request failed' && l.requestId === id);
+        expect(line, `log line for ${who}`).toMatchObject({ level: 'error', status: 503, code: 'SERVICE_UNAVAILABLE' });
+        expect(line!.route).toMatch(/^\/(api|graphql)/);
+        expect(line!.cause).toMatch(/\S/);
+      }
+      const health = await request(app).get('/api/health');
+      expect(health.status).toBe(503);
+      expect(health.body).toMatchObject({ status: 'unhealthy', checks: { database: { status: 'unhealthy' } } });
+    } finally {
+      log.restore();
+      behind.proxy.up();
+    }
+    expect((await calls()['a known key']).status).toBe(200);
   });
 });
