@@ -39,11 +39,11 @@ export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>): strin
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/health': {
     success: schemaRef('Health'),
-    successDescription: 'Every dependency answered.',
+    successDescription: 'The instance can serve: healthy, or degraded while Redis or a subgraph is away.',
     credited: false,
     alsoReturns: {
       '503': {
-        description: 'A dependency failed: the same body, with status unhealthy and the failing check.',
+        description: 'The database or the graph is down: the same body, with status unhealthy and the failing check.',
         schema: schemaRef('Health'),
       },
     },
