@@ -189,3 +189,41 @@ describe('a database outage', () => {
     expect((await calls()['a known key']).status).toBe(200);
   });
 });
+
+describe('server errors in the log', () => {
+  it('logs a 500 with the request id the caller is told to quote, the route and the cause, and tells the caller none of it', async () => {
+    const { app, key, runtime } = await testRuntime();
+    const log = captureLog();
+    // A table gone from under a route: a fault of ours, not a passing outage.
+    await runtime.db.exec('ALTER TABLE platform.usage_monthly RENAME TO usage_monthly_away');
+    let res: request.Response;
+    try {
+      res = await request(app)
+        .get('/v1/usage')
+        .set('Authorization', `Bearer ${key}`)
+        .set('X-Request-Id', 'quote-me-42');
+    } finally {
+      await runtime.db.exec('ALTER TABLE platform.usage_monthly_away RENAME TO usage_monthly');
+      log.restore();
+    }
+    expect(res.status).toBe(500);
+    expect(res.headers['retry-after']).toBeUndefined();
+    expect(res.body).toEqual({
+      success: false,
+      error: 'The request could not be completed.',
+      hint: 'Retry later; if it persists, contact support with the X-Request-Id.',
+    });
+    const lines = log.lines.filter((line) => line.requestId === 'quote-me-42');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        message: 'request failed',
+        method: 'GET',
+        route: '/v1/usage',
+        status: 500,
+        code: 'INTERNAL',
+        cause: expect.stringMatching(/usage_monthly/),
+      }),
+    ]);
+  });
+});
