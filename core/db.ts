@@ -44,6 +44,8 @@ export interface Database {
   /**
    * Calls `onMessage` with the payload of every NOTIFY on `channel`, from any process; returns
    * the function that stops listening. Used to drop cached state the moment another process changes it.
+   * A lost connection is made again by itself; since notifications may have been missed in the
+   * gap, `onMessage` is then called once with the payload `''`.
    */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** The wire-protocol URL other processes can use to reach this database. */
@@ -192,6 +194,76 @@ function statementName(query: { sql: string }): string {
   return statementNames.get(query.sql, (sql) => `lg_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`);
 }
 
+const RELISTEN_AFTER_MS = 1_000;
+
+/**
+ * LISTEN on a connection of its own, outside the pool (LISTEN belongs to one session for its
+ * lifetime). When the database drops that session (a restart, a network cut) it is made again
+ * every second until it holds, and the listener hears `''` once: without that, a process would
+ * go on serving what another process had changed (a revoked key) until its cache expired.
+ */
+async function listenWithReconnect(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let current: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const lost = (client: pg.Client, error?: Error) => {
+    if (stopped || current !== client) return;
+    current = undefined;
+    logger.warn('notification connection lost; listening again shortly', { channel, error: error?.message });
+    client.end().catch(() => undefined);
+    schedule();
+  };
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    client.on('error', (error) => lost(client, error));
+    client.on('end', () => lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    current = client;
+  };
+  const schedule = () => {
+    retry = setTimeout(() => {
+      connect().then(
+        () => {
+          if (stopped) {
+            void current?.end().catch(() => undefined);
+            return;
+          }
+          logger.info('notification connection restored', { channel });
+          onMessage('');
+        },
+        () => {
+          if (!stopped) schedule();
+        },
+      );
+    }, RELISTEN_AFTER_MS);
+    // Reconnecting is housekeeping: it must not keep a finished process alive.
+    retry.unref();
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => undefined);
+  };
+}
+
 function postgresDatabase(url: string, kind: DatabaseKind, max: number, options: OpenOptions): Database {
   // A server that does not answer at all (a dead host, a full backlog) must fail a checkout
   // rather than hold the request forever; the caller then gets a 503 like any outage.
@@ -227,17 +299,7 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
       return result.rows as T[];
     },
     async listen(channel, onMessage) {
-      // A connection of its own, outside the pool: LISTEN belongs to one session for its lifetime.
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel) onMessage(message.payload ?? '');
-      });
-      client.on('error', (error) => logger.warn('notification connection lost', { channel, error: error.message }));
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        await client.end().catch(() => undefined);
-      };
+      return listenWithReconnect(url, channel, onMessage);
     },
     async transaction<T>(work: (query: QueryFn, script: ScriptFn) => Promise<T>) {
       const client = await reachable(pool.connect());
