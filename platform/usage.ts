@@ -108,6 +108,12 @@ export class UsageMeter {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+    // Nothing will retry after this: what the database did not take is lost, so say how much.
+    if (this.pending.size > 0) {
+      let calls = 0;
+      for (const count of this.pending.values()) calls += count;
+      logger.error('usage not written at shutdown: these calls are lost', { calls, counters: this.pending.size });
+    }
   }
 
   private async write(): Promise<void> {

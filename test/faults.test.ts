@@ -91,6 +91,25 @@ describe('usage meter during a long database outage', () => {
     }
   });
 
+  it('says how many calls it could not write when it shuts down during the outage', async () => {
+    const { runtime } = await testRuntime();
+    const { key } = await runtime.keys.create({ name: 'meter-shutdown', kind: 'test', scopes: ['cadastre.read'] });
+    const meter = new UsageMeter(behind.db, { flushIntervalMs: 3_600_000 });
+    const log = captureLog();
+    behind.proxy.down();
+    try {
+      for (let i = 0; i < 4; i += 1) meter.record(key.id, 'cadastre');
+      meter.record(key.id, 'address');
+      await meter.close();
+    } finally {
+      log.restore();
+      behind.proxy.up();
+    }
+    expect(log.lines.filter((line) => line.message.startsWith('usage not written at shutdown'))).toEqual([
+      expect.objectContaining({ level: 'error', calls: 5, counters: 2 }),
+    ]);
+  });
+
   it('writes a batch once even when the quota check after it fails', async () => {
     const { runtime } = await testRuntime();
     const { key } = await runtime.keys.create({
