@@ -83,6 +83,20 @@ function causeOf(error: unknown): { cause: string; stack?: string } {
 }
 
 /**
+ * The log fields of a failure. The stack only for our own faults: an outage answers many calls
+ * the same way, and a stack per call would bury the one line that matters.
+ */
+function described(failure: AppError): Record<string, unknown> {
+  const { cause, stack } = causeOf(failure);
+  return {
+    code: failure.code,
+    cause,
+    ...(failure.hint ? { hint: failure.hint } : {}),
+    ...(failure.retryable || !stack ? {} : { stack }),
+  };
+}
+
+/**
  * Logs every 5xx answer once it is sent, with the request id the caller is told to quote, the
  * route and the cause: whichever path answered it (a route, access checks, the GraphQL mount,
  * the last-resort handler), so no failure leaves the log silent.
@@ -100,9 +114,7 @@ export const logServerErrors: RequestHandler = (req, res, next) => {
       method: req.method,
       route,
       status: res.statusCode,
-      ...(failure instanceof AppError
-        ? { code: failure.code, ...causeOf(failure) }
-        : { cause: 'answered by the route' }),
+      ...(failure instanceof AppError ? described(failure) : { cause: 'answered by the route' }),
     });
   });
   next();
