@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { logger } from './logger.ts';
+import { withDeadline } from './rate-limit/deadline.ts';
 
 /**
  * A small key-value cache with expiry. Redis when REDIS_URL is set (shared by every process),
@@ -7,7 +8,10 @@ import { logger } from './logger.ts';
  * same tests; rate limits and response caches build on this interface.
  */
 export interface Cache {
+  /** Where values live right now: a Redis-backed cache serving from memory during an outage says 'memory'. */
   readonly kind: 'redis' | 'memory';
+  /** Resolves when the shared store answers (at once for an in-process cache); for health checks. */
+  ping(): Promise<void>;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   /** Adds `by` to a counter, creating it with the expiry when absent; returns the new value. */
@@ -41,6 +45,8 @@ export class MemoryCache implements Cache {
     this.entries.delete(key);
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.entries.clear();
   }
@@ -68,6 +74,7 @@ return value`;
 
 export class RedisCache implements Cache {
   readonly kind = 'redis' as const;
+  private closing = false;
 
   constructor(private readonly redis: Redis) {}
 
@@ -98,11 +105,170 @@ export class RedisCache implements Cache {
     await this.redis.del(key);
   }
 
+  async ping(): Promise<void> {
+    // A connection whose first attempt failed has ended, and ioredis does not retry it by itself.
+    if (this.redis.status === 'end' && !this.closing) this.redis.connect().catch(() => undefined);
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    this.closing = true;
+    // A Redis that never answers must not hold up shutdown.
+    await withDeadline(this.redis.quit(), 1000, 'redis quit').catch(() => undefined);
+    this.redis.disconnect();
   }
 }
 
-export async function openCache(redisUrl: string | undefined): Promise<Cache> {
-  return redisUrl ? RedisCache.connect(redisUrl) : new MemoryCache();
+export type FallbackCacheOptions = {
+  /** The most a call waits on Redis before it is answered from memory. */
+  callTimeoutMs?: number;
+  /** How often a degraded cache asks whether Redis is back. */
+  probeIntervalMs?: number;
+  /** Set when Redis was unreachable at start: begin on the in-process map. */
+  unavailableAtStart?: unknown;
+};
+
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * A Redis cache that survives Redis being away, at start or mid-run, as FallbackRateLimiter
+ * does for rate limits: on the first failed call it logs once and answers from an in-process
+ * map, probes Redis in the background and moves back when it answers. Values written while
+ * degraded stay in this process (a daily cap counts per process for that while).
+ */
+export class FallbackCache implements Cache {
+  private mode: 'redis' | 'memory' = 'redis';
+  private degradedAt = 0;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probing = false;
+  private closed = false;
+  private readonly local = new MemoryCache();
+  private readonly callTimeoutMs: number;
+  private readonly probeIntervalMs: number;
+
+  constructor(
+    private readonly shared: RedisCache,
+    options: FallbackCacheOptions = {},
+  ) {
+    this.callTimeoutMs = options.callTimeoutMs ?? 200;
+    this.probeIntervalMs = options.probeIntervalMs ?? 1000;
+    if (options.unavailableAtStart !== undefined) {
+      logger.warn('cache: redis unreachable at start, using the in-process cache', {
+        reason: reason(options.unavailableAtStart),
+      });
+      this.degrade();
+    }
+  }
+
+  get kind(): 'redis' | 'memory' {
+    return this.mode;
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.run((cache) => cache.get(key));
+  }
+
+  set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    return this.run((cache) => cache.set(key, value, ttlSeconds));
+  }
+
+  increment(key: string, by: number, ttlSeconds: number): Promise<number> {
+    return this.run((cache) => cache.increment(key, by, ttlSeconds));
+  }
+
+  delete(key: string): Promise<void> {
+    return this.run((cache) => cache.delete(key));
+  }
+
+  /** Asks Redis itself, whichever store answers calls now: health reports Redis's own state. */
+  async ping(): Promise<void> {
+    try {
+      await this.pingShared();
+    } catch (error) {
+      // Health noticed before any call did: serve from memory from now on, as a failed call would.
+      if (this.mode === 'redis' && !this.closed) {
+        logger.warn('cache: redis unavailable, using the in-process cache', { reason: reason(error) });
+        this.degrade();
+      }
+      throw error;
+    }
+  }
+
+  private pingShared(): Promise<void> {
+    return withDeadline(this.shared.ping(), this.callTimeoutMs, 'redis ping');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.probeTimer);
+    await Promise.all([this.shared.close(), this.local.close()]);
+  }
+
+  private async run<T>(call: (cache: Cache) => Promise<T>): Promise<T> {
+    if (this.mode === 'redis') {
+      try {
+        return await withDeadline(call(this.shared), this.callTimeoutMs, 'redis cache');
+      } catch (error) {
+        // Calls in flight when Redis went away fail together; only the first one reports it.
+        if (this.mode === 'redis' && !this.closed) {
+          logger.warn('cache: redis unavailable, using the in-process cache', { reason: reason(error) });
+          this.degrade();
+        }
+      }
+    }
+    return call(this.local);
+  }
+
+  private degrade(): void {
+    this.mode = 'memory';
+    this.degradedAt = Date.now();
+    clearInterval(this.probeTimer);
+    this.probeTimer = setInterval(() => void this.probe(), this.probeIntervalMs);
+    // Housekeeping must not keep a finished process (or test run) alive.
+    this.probeTimer.unref();
+  }
+
+  private async probe(): Promise<void> {
+    if (this.probing || this.closed || this.mode === 'redis') return;
+    this.probing = true;
+    try {
+      await this.pingShared();
+      if (this.closed) return;
+      clearInterval(this.probeTimer);
+      this.probeTimer = undefined;
+      this.mode = 'redis';
+      logger.info('cache: redis answering again, back on the shared cache', {
+        degradedForMs: Date.now() - this.degradedAt,
+      });
+    } catch {
+      // Still away; the next tick asks again.
+    } finally {
+      this.probing = false;
+    }
+  }
+}
+
+export type OpenCacheOptions = Omit<FallbackCacheOptions, 'unavailableAtStart'> & {
+  /** How long start-up waits for Redis before carrying on with the in-process cache. */
+  connectTimeoutMs?: number;
+};
+
+/**
+ * The service's cache: Redis (shared by every process) when a URL is given, falling back to the
+ * in-process map whenever Redis is away, including at start, so an outage never stops the
+ * service from starting or answering. Without a URL, in-process only.
+ */
+export async function openCache(redisUrl: string | undefined, options: OpenCacheOptions = {}): Promise<Cache> {
+  if (!redisUrl) return new MemoryCache();
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  // Every failed reconnect emits an error; the cache reports an outage once, so these are noise.
+  redis.on('error', (error: Error) => logger.debug('cache: redis connection error', { error: error.message }));
+  const { connectTimeoutMs = 2000, ...fallbackOptions } = options;
+  const shared = new RedisCache(redis);
+  try {
+    await withDeadline(redis.connect(), connectTimeoutMs, 'redis connect');
+    return new FallbackCache(shared, fallbackOptions);
+  } catch (error) {
+    return new FallbackCache(shared, { ...fallbackOptions, unavailableAtStart: error });
+  }
 }

@@ -11,11 +11,15 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import { BoundedMemo } from './bounded-memo.ts';
 import type { Config } from './config.ts';
 import { driverError, driverQuery, rowsOf } from './driver-sql.ts';
+import { AppError, DatabaseUnavailableError } from './errors.ts';
 import { logger } from './logger.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
 export type QueryFn = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+/** Runs a script of statements without parameters inside the enclosing transaction. */
+export type ScriptFn = (sql: string) => Promise<void>;
 
 /**
  * One database handle for the whole process. Layers run their named PostGIS statements with
@@ -36,15 +40,77 @@ export interface Database {
   /** Runs one parameterised statement and returns its rows; for loaders that bypass Prisma's row mapping. */
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs `work` in one transaction on one connection: all of it is committed, or none. */
-  transaction<T>(work: (query: QueryFn) => Promise<T>): Promise<T>;
+  transaction<T>(work: (query: QueryFn, script: ScriptFn) => Promise<T>): Promise<T>;
   /**
    * Calls `onMessage` with the payload of every NOTIFY on `channel`, from any process; returns
    * the function that stops listening. Used to drop cached state the moment another process changes it.
+   * A lost connection is made again by itself; since notifications may have been missed in the
+   * gap, `onMessage` is then called once with the payload `''`.
    */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** The wire-protocol URL other processes can use to reach this database. */
   readonly url: string;
   close(): Promise<void>;
+}
+
+// How a lost or refused database connection shows itself, by the layer that noticed: the socket
+// (Node's codes), PostgreSQL (SQLSTATE class 08, shutdown, too many connections), Prisma
+// (P1001 cannot reach, P1017 server closed, P2024 pool timeout) and Prisma's driver adapters.
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'P1001',
+  'P1002',
+  'P1017',
+  'P2024',
+]);
+const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+// node-postgres reports a dropped or never-made connection with these messages and no code.
+const UNREACHABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end/;
+
+/**
+ * Whether an error means the database could not be reached (as opposed to a statement it
+ * refused): looks through the error and its causes, as each client wraps the one below it.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current !== null && typeof current === 'object'; depth += 1) {
+    if (current instanceof DatabaseUnavailableError) return true;
+    // Any other error of ours was raised on purpose, whatever it wraps.
+    if (current instanceof AppError) return false;
+    const { code, errorCode, kind, originalCode, message } = current as Record<string, unknown>;
+    for (const value of [code, errorCode, originalCode]) {
+      if (typeof value === 'string' && (UNREACHABLE_CODES.has(value) || /^08[0-9A-Z]{3}$/.test(value))) return true;
+    }
+    if (typeof kind === 'string' && UNREACHABLE_KINDS.has(kind)) return true;
+    if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The same failure, or the 503 a caller should see when the database was out of reach. */
+export function asUnavailable(error: unknown): unknown {
+  return !(error instanceof AppError) && isDatabaseUnreachable(error) ? new DatabaseUnavailableError(error) : error;
+}
+
+async function reachable<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw asUnavailable(error);
+  }
 }
 
 const SOCKET_FILE = 'socket.json';
@@ -94,11 +160,11 @@ function driverSql(connecting: Promise<SqlDriverAdapter>, options: OpenOptions):
     async sql<T>(query: Prisma.Sql): Promise<T[]> {
       const request = driverQuery(query);
       options.onQuery?.(request.sql);
-      const driver = await connecting;
+      const driver = await reachable(connecting);
       try {
         return rowsOf<T>(await driver.queryRaw(request));
       } catch (error) {
-        throw driverError(error);
+        throw asUnavailable(driverError(error));
       }
     },
     async dispose() {
@@ -128,8 +194,83 @@ function statementName(query: { sql: string }): string {
   return statementNames.get(query.sql, (sql) => `lg_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`);
 }
 
+const RELISTEN_AFTER_MS = 1_000;
+
+/**
+ * LISTEN on a connection of its own, outside the pool (LISTEN belongs to one session for its
+ * lifetime). When the database drops that session (a restart, a network cut) it is made again
+ * every second until it holds, and the listener hears `''` once: without that, a process would
+ * go on serving what another process had changed (a revoked key) until its cache expired.
+ */
+async function listenWithReconnect(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let current: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const lost = (client: pg.Client, error?: Error) => {
+    if (stopped || current !== client) return;
+    current = undefined;
+    logger.warn('notification connection lost; listening again shortly', { channel, error: error?.message });
+    client.end().catch(() => undefined);
+    schedule();
+  };
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    client.on('error', (error) => lost(client, error));
+    client.on('end', () => lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    current = client;
+  };
+  const schedule = () => {
+    retry = setTimeout(() => {
+      connect().then(
+        () => {
+          if (stopped) {
+            void current?.end().catch(() => undefined);
+            return;
+          }
+          logger.info('notification connection restored', { channel });
+          onMessage('');
+        },
+        () => {
+          if (!stopped) schedule();
+        },
+      );
+    }, RELISTEN_AFTER_MS);
+    // Reconnecting is housekeeping: it must not keep a finished process alive.
+    retry.unref();
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => undefined);
+  };
+}
+
 function postgresDatabase(url: string, kind: DatabaseKind, max: number, options: OpenOptions): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // A server that does not answer at all (a dead host, a full backlog) must fail a checkout
+  // rather than hold the request forever; the caller then gets a 503 like any outage.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  // An idle connection the server dropped (restart, network cut) is reported here; unheard, the
+  // event would end the process. The pool replaces the connection on the next checkout.
+  pool.on('error', (error) => logger.warn('database connection lost', { error: error.message }));
   // Not over PGlite's socket: its connections share one backend, where a second connection
   // preparing the same statement name would collide.
   const adapter = new PrismaPg(pool, kind === 'postgres' ? { statementNameGenerator: statementName } : {});
@@ -143,45 +284,39 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
     async exec(sql) {
       // One connection for the whole script, rolled back on failure: a script that opened a
       // transaction must never go back to the pool inside an aborted one.
-      const client = await pool.connect();
+      const client = await reachable(pool.connect());
       try {
         await client.query(sql);
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw asUnavailable(error);
       } finally {
         client.release();
       }
     },
     async query<T>(sql: string, params: unknown[] = []) {
-      const result = await pool.query(sql, params);
+      const result = await reachable(pool.query(sql, params));
       return result.rows as T[];
     },
     async listen(channel, onMessage) {
-      // A connection of its own, outside the pool: LISTEN belongs to one session for its lifetime.
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel) onMessage(message.payload ?? '');
-      });
-      client.on('error', (error) => logger.warn('notification connection lost', { channel, error: error.message }));
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        await client.end().catch(() => undefined);
-      };
+      return listenWithReconnect(url, channel, onMessage);
     },
-    async transaction<T>(work: (query: QueryFn) => Promise<T>) {
-      const client = await pool.connect();
+    async transaction<T>(work: (query: QueryFn, script: ScriptFn) => Promise<T>) {
+      const client = await reachable(pool.connect());
       try {
         await client.query('BEGIN');
         const result = await work(
           async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
+          // No parameters: the simple query protocol, which takes several statements at once.
+          async (sql) => {
+            await client.query(sql);
+          },
         );
         await client.query('COMMIT');
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw asUnavailable(error);
       } finally {
         client.release();
       }
@@ -237,9 +372,14 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
       const stop = await db.listen(channel, onMessage);
       return async () => stop();
     },
-    transaction<T>(work: (query: QueryFn) => Promise<T>) {
+    transaction<T>(work: (query: QueryFn, script: ScriptFn) => Promise<T>) {
       return db.transaction((tx) =>
-        work(async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows),
+        work(
+          async <R>(sql: string, params: unknown[] = []) => (await tx.query<R>(sql, params)).rows,
+          async (sql) => {
+            await tx.exec(sql);
+          },
+        ),
       );
     },
     async close() {

@@ -1,3 +1,4 @@
+import { DatabaseUnavailableError } from './errors.ts';
 import { logger } from './logger.ts';
 
 /** The statuses every layer of the property graph reports (spec 2.6). */
@@ -41,6 +42,8 @@ export async function guardLayer<T>(layer: string, lookup: () => Promise<LayerRe
   try {
     return await lookup();
   } catch (error) {
+    // The database being out of reach is not one layer failing: the whole answer is a 503.
+    if (error instanceof DatabaseUnavailableError) throw error;
     logger.error(`layer ${layer} failed`, { error: (error as Error).message });
     return {
       status: 'error',

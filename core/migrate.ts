@@ -16,11 +16,16 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .map((name) => ({ name, sql: readFileSync(join(dir, name, 'migration.sql'), 'utf8') }));
 }
 
+// Any constant shared by every runner of this project: it names the lock, not a resource.
+const MIGRATION_LOCK = 727274;
+
 /**
  * Applies every migration not yet recorded, each in one transaction together with its record,
  * so a failed migration leaves nothing half-applied and a rerun picks up where it stopped.
- * The record is written first under a transaction-scoped advisory lock: a second process
- * starting at the same moment waits, then fails on the record's primary key and skips the file.
+ * Runners starting together queue on a transaction-scoped advisory lock; once it holds the lock
+ * a runner reads the ledger again, and skips a migration only when another runner has recorded
+ * it. Any error inside a migration, a unique violation included, fails the start: it is never
+ * taken to mean "someone else applied this".
  */
 export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS public._landgraph_migrations (
@@ -32,20 +37,23 @@ export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<strin
   );
   const done: string[] = [];
   for (const migration of listMigrations(dir).filter((m) => !applied.has(m.name))) {
-    const recordName = migration.name.replaceAll("'", "''");
+    let ran: boolean;
     try {
-      await db.exec(
-        `BEGIN;
-SELECT pg_advisory_xact_lock(727274);
-INSERT INTO public._landgraph_migrations (name) VALUES ('${recordName}');
-${migration.sql}
-;
-COMMIT;`,
-      );
+      ran = await db.transaction(async (query, script) => {
+        await query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        // Read committed: this statement sees what a runner that held the lock before us committed.
+        const recorded = await query('SELECT 1 FROM public._landgraph_migrations WHERE name = $1', [migration.name]);
+        if (recorded.length > 0) return false;
+        await script(migration.sql);
+        await query('INSERT INTO public._landgraph_migrations (name) VALUES ($1)', [migration.name]);
+        return true;
+      });
     } catch (error) {
-      const message = (error as Error).message;
-      if (/_landgraph_migrations_pkey|duplicate key/.test(message)) continue;
-      throw new Error(`Migration ${migration.name} failed: ${message}`);
+      throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
+    }
+    if (!ran) {
+      logger.info(`migration ${migration.name} already applied by another runner`);
+      continue;
     }
     logger.info(`applied migration ${migration.name}`);
     done.push(migration.name);

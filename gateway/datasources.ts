@@ -12,7 +12,11 @@ import { signRequest } from '../core/internal-auth.ts';
 import { logger } from '../core/logger.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 
-export type GatewayContext = { scope: RequestScope };
+export type GatewayContext = {
+  scope: RequestScope;
+  /** Told what failed when an operation answers a 5xx, so the facade can log it with the request id. */
+  onServerError?: (error: Error) => void;
+};
 
 const MAX_CACHED_OPERATIONS = 500;
 

@@ -5,7 +5,14 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import type { GraphQLFormattedError } from 'graphql';
 import type { RequestScope } from '../core/context.ts';
 import { OPERATION_LIMITS } from '../core/operation-limits.ts';
-import { ErrorCodes, isInternalGraphQLError, publicGraphQLError, statusOfGraphQLError } from '../core/errors.ts';
+import {
+  ErrorCodes,
+  RETRY_AFTER_SECONDS,
+  isInternalGraphQLError,
+  isRetryableStatus,
+  publicGraphQLError,
+  statusOfGraphQLError,
+} from '../core/errors.ts';
 import { logger } from '../core/logger.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
@@ -109,7 +116,24 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
     // it back beside the code, so they see the same status a REST caller would. Internal errors
     // (logged with the request id by answerPlugin) reach the caller only as a generic message.
     formatError: (formatted) => publicGraphQLError(formatted),
-    plugins: [ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }), answerPlugin],
+    plugins: [
+      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      answerPlugin,
+      {
+        // The one rule for failures behind the service holds on /graphql too: a 503 says when to retry.
+        async requestDidStart() {
+          return {
+            async willSendResponse({ response, errors, contextValue }) {
+              const status = response.http.status ?? 200;
+              if (status < 500) return;
+              if (isRetryableStatus(status)) response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+              const failure = errors?.[0];
+              if (failure) contextValue.onServerError?.(failure);
+            },
+          };
+        },
+      },
+    ],
   });
   const operations = new GatewayOperations(gateway);
   await apollo.start();

@@ -2,6 +2,15 @@ import type { Database } from '../core/db.ts';
 import { logger } from '../core/logger.ts';
 
 const FLUSH_INTERVAL_MS = 5_000;
+/**
+ * Distinct (key, month, route group) counters held while the database is away. Counts for a
+ * counter already held keep adding up without bound; only counters that would be new past this
+ * many are dropped (and logged), so a long outage costs memory in proportion to the active keys,
+ * never to the number of calls.
+ */
+export const DEFAULT_MAX_PENDING = 50_000;
+
+export type UsageMeterOptions = { maxPending?: number; flushIntervalMs?: number };
 
 export function monthOf(date: Date): string {
   return date.toISOString().slice(0, 7);
@@ -23,15 +32,42 @@ export class UsageMeter {
   private flushing: Promise<void> = Promise.resolve();
   /** The billing month of the calls being recorded now, and the instants it starts and ends. */
   private current = { month: '', startsAt: 0, endsAt: 0 };
+  private readonly maxPending: number;
+  /** Calls not counted since the last report, because their counter would have passed maxPending. */
+  private droppedCalls = 0;
+  private droppedTotal = 0;
 
-  constructor(private readonly db: Database) {
-    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+  constructor(
+    private readonly db: Database,
+    options: UsageMeterOptions = {},
+  ) {
+    this.maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
   record(keyId: string, routeGroup: string, at?: Date): void {
-    const key: PendingKey = `${keyId}|${at ? monthOf(at) : this.monthNow()}|${routeGroup}`;
-    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    this.add(`${keyId}|${at ? monthOf(at) : this.monthNow()}|${routeGroup}`, 1);
+  }
+
+  /** Calls this meter has had to drop since it started (all of them logged). */
+  get dropped(): number {
+    return this.droppedTotal;
+  }
+
+  /** How many distinct counters wait for the database. */
+  get pendingCounters(): number {
+    return this.pending.size;
+  }
+
+  private add(key: PendingKey, calls: number): void {
+    const held = this.pending.get(key);
+    if (held === undefined && this.pending.size >= this.maxPending) {
+      this.droppedCalls += calls;
+      this.droppedTotal += calls;
+      return;
+    }
+    this.pending.set(key, (held ?? 0) + calls);
   }
 
   /** Every metered call asks for the month; working it out from a Date each time was a visible cost. */
@@ -72,9 +108,16 @@ export class UsageMeter {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+    // Nothing will retry after this: what the database did not take is lost, so say how much.
+    if (this.pending.size > 0) {
+      let calls = 0;
+      for (const count of this.pending.values()) calls += count;
+      logger.error('usage not written at shutdown: these calls are lost', { calls, counters: this.pending.size });
+    }
   }
 
   private async write(): Promise<void> {
+    this.reportDropped();
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
@@ -96,11 +139,36 @@ export class UsageMeter {
          ON CONFLICT (key_id, month, route_group) DO UPDATE SET calls = usage_monthly.calls + EXCLUDED.calls`,
         [keys, months, groups, calls],
       );
+    } catch (error) {
+      // The batch is older than what arrived during the write, so it goes back first and keeps
+      // its place under the bound; newer counters are the ones dropped if anything is.
+      const arrived = this.pending;
+      this.pending = batch;
+      for (const [key, count] of arrived) this.add(key, count);
+      logger.error('usage flush failed; counts kept for the next flush', {
+        error: (error as Error).message,
+        pendingCounters: this.pending.size,
+      });
+      this.reportDropped();
+      return;
+    }
+    // The counts are written: a failure from here on must not put them back, or they would be
+    // written twice. The quota flag is caught up by the next flush of the same key and month.
+    try {
       await this.flagOverQuota([...new Set(keys)], [...new Set(months)]);
     } catch (error) {
-      for (const [key, count] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + count);
-      logger.error('usage flush failed; counts kept for the next flush', { error: (error as Error).message });
+      logger.error('usage written, but the monthly quota check failed', { error: (error as Error).message });
     }
+  }
+
+  private reportDropped(): void {
+    if (this.droppedCalls === 0) return;
+    logger.error('usage meter full while the database is away: calls of new counters were not counted', {
+      droppedCalls: this.droppedCalls,
+      droppedTotal: this.droppedTotal,
+      maxPending: this.maxPending,
+    });
+    this.droppedCalls = 0;
   }
 
   private async flagOverQuota(keyIds: string[], months: string[]): Promise<void> {

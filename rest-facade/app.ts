@@ -3,7 +3,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { RequestScope } from '../core/context.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError, statusOfGraphQLError } from '../core/errors.ts';
 import { badTextError } from '../core/validate.ts';
 import type { GatewayContext } from '../gateway/datasources.ts';
 import type { Runtime } from '../gateway/runtime.ts';
@@ -16,7 +16,7 @@ import {
   requireScope,
   scopeOfKey,
 } from './access.ts';
-import { errorHandler, sendError, toAppError } from './errors.ts';
+import { errorHandler, logServerErrors, sendError, setRetryAfter, toAppError } from './errors.ts';
 import { sendJson } from './json.ts';
 import type { Credit, RouteDefinition } from './route.ts';
 import { routeGroup, routeScope } from './route.ts';
@@ -108,6 +108,8 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
         throw new AppError('BAD_REQUEST', message, 'See /openapi.json for the parameters of this route.');
       }
       const response = await route.handle(parsed.data, { graph: runtime.graph, scope, runtime, key });
+      if (response.failure) res.locals.failure = response.failure;
+      setRetryAfter(res, response.status ?? 200);
       if (response.credit) setCreditHeaders(res, response.credit);
       for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, headerSafe(value));
       if (response.raw)
@@ -190,6 +192,7 @@ export function createApp(runtime: Runtime): express.Express {
   // API answers are not revalidated by clients; hashing every body for an ETag is wasted work.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(logServerErrors);
   // not strict: a JSON scalar is valid JSON, and the route says in its own shape that it wants an object
   app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: noteBodyEncoding }));
 
@@ -197,7 +200,13 @@ export function createApp(runtime: Runtime): express.Express {
     '/graphql',
     graphqlAccess(runtime),
     expressMiddleware<GatewayContext>(runtime.graph.apollo, {
-      context: async ({ res }) => ({ scope: res.locals.scope as GatewayContext['scope'] }),
+      context: async ({ res }) => ({
+        scope: res.locals.scope as GatewayContext['scope'],
+        onServerError: (error: Error) => {
+          const { code } = statusOfGraphQLError(error as { extensions?: Record<string, unknown> });
+          res.locals.failure = new AppError(code, error.message, undefined, { cause: error });
+        },
+      }),
     }),
   );
 

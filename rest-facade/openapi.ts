@@ -69,6 +69,10 @@ Query values are text on the wire: numbers are documented as strings of decimal 
 rate-limit refusals and wrong methods always take that last, plain shape. Every answer of a route carries an
 \`X-Request-Id\`; quote it to support.
 
+**Failures behind the service.** One rule on every route: when something the answer depends on fails and may
+come back (the service's database, a state's live map service, a stage over its time budget) the answer is a 503
+with \`retryable: true\` in the body and \`Retry-After\` (seconds). A 500 is a fault of ours that retrying will not mend.
+
 ${GRAPHQL_DOCS}`;
 
 /** `get /api/cadastre/by-address` → `getApiCadastreByAddress`; `:id` → `ById`. Stable while the path is. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Dataset, RequestScope } from '../core/context.ts';
+import type { AppError } from '../core/errors.ts';
 import type { Scope } from '../core/scopes.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 import type { Graph } from '../gateway/graph.ts';
@@ -22,6 +23,8 @@ export type RouteResponse = {
   credit?: Credit | null;
   /** Further response headers (e.g. X-Mirror-Source on the UGB routes). */
   headers?: Record<string, string>;
+  /** What failed, when the route answers a 5xx in its own shape: the log names it with the request id. */
+  failure?: AppError;
 };
 
 /**

@@ -44,4 +44,45 @@ describe('migration runner', () => {
       );
     }
   });
+
+  it('fails loudly on a unique violation inside a migration and records nothing of it', async () => {
+    const { runtime } = await testRuntime();
+    const schema = `migrate_dup_${process.pid}`;
+    const dir = migrationsFolder({
+      '9011_duplicate': `CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.t (id int PRIMARY KEY);
+        INSERT INTO ${schema}.t VALUES (1); INSERT INTO ${schema}.t VALUES (1);`,
+    });
+    try {
+      await expect(migrate(runtime.db, dir)).rejects.toThrow(/Migration 9011_duplicate failed: .*duplicate key/);
+      const recorded = await runtime.db.query(
+        "SELECT name FROM public._landgraph_migrations WHERE name = '9011_duplicate'",
+      );
+      expect(recorded).toEqual([]);
+      const schemas = await runtime.db.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+      expect(schemas).toEqual([]);
+      // And it keeps failing on every start until the migration itself is mended.
+      await expect(migrate(runtime.db, dir)).rejects.toThrow(/9011_duplicate failed/);
+    } finally {
+      await runtime.db.exec(
+        `DROP SCHEMA IF EXISTS ${schema} CASCADE; DELETE FROM public._landgraph_migrations WHERE name LIKE '901%';`,
+      );
+    }
+  });
+
+  it('applies a migration once when two runners start together; the other skips it by the ledger', async () => {
+    const { runtime } = await testRuntime();
+    const schema = `migrate_race_${process.pid}`;
+    const dir = migrationsFolder({
+      '9021_race': `CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.t (id int PRIMARY KEY); INSERT INTO ${schema}.t VALUES (1);`,
+    });
+    try {
+      const results = await Promise.all([migrate(runtime.db, dir), migrate(runtime.db, dir)]);
+      expect(results.flat()).toEqual(['9021_race']);
+      expect(await runtime.db.query(`SELECT id FROM ${schema}.t`)).toEqual([{ id: 1 }]);
+    } finally {
+      await runtime.db.exec(
+        `DROP SCHEMA IF EXISTS ${schema} CASCADE; DELETE FROM public._landgraph_migrations WHERE name LIKE '902%';`,
+      );
+    }
+  });
 });

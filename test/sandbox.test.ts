@@ -759,12 +759,12 @@ describe('sandbox loaded into PostGIS', () => {
       close: () => db.close(),
       listen: (channel, onMessage) => db.listen(channel, onMessage),
       transaction: (work) =>
-        db.transaction((query) =>
+        db.transaction((query, script) =>
           work(async <R>(sql: string, params?: unknown[]) => {
             if (sql.startsWith('INSERT INTO cadastre.parcel') && ++parcelBatches === 2)
               throw new Error('connection lost');
             return query<R>(sql, params);
-          }),
+          }, script),
         ),
     };
     await expect(seedSandbox(failing, { seed: SEED + 1 })).rejects.toThrow('connection lost');

@@ -2,6 +2,11 @@ import type { SchemaObject } from './types.ts';
 
 const nullableString: SchemaObject = { type: ['string', 'null'] };
 
+const retryable: SchemaObject = {
+  const: true,
+  description: 'Present on a 503 only: the failure may pass by itself; retry after Retry-After seconds.',
+};
+
 /** Error bodies, one per error style of rest-facade/errors.ts, and the 401 body of DESIGN.md §4. */
 export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
   EnvelopeError: {
@@ -13,6 +18,7 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
       data: { type: 'null' },
       error: { type: 'string', description: 'What went wrong.' },
       hint: { ...nullableString, description: 'What to do about it.' },
+      retryable,
     },
     required: ['success', 'source', 'data', 'error', 'hint'],
   },
@@ -28,6 +34,7 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
       error: { type: 'string', description: 'What went wrong.' },
       attribution: { type: 'null', description: 'No data, so no credit.' },
       license: { type: 'null', description: 'No data, so no licence.' },
+      retryable,
     },
     required: ['type', 'features', 'source', 'hint', 'success', 'error', 'attribution', 'license'],
   },
@@ -37,6 +44,7 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
       success: { const: false },
       error: { type: 'string', description: 'What went wrong.' },
       hint: { type: 'string', description: 'What to do about it; absent when there is nothing to add.' },
+      retryable,
     },
     required: ['success', 'error'],
   },

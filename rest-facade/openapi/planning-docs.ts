@@ -182,7 +182,7 @@ export const PLANNING_SCHEMAS: Record<string, SchemaObject> = {
       stages: { type: 'array', items: stageRecord, description: 'The stages that ran, the failing one last.' },
       ...credit,
     },
-    'A stage of the pipeline failed: 404 unmatched address or no parcel, 502 cadastre outage, 422 envelope gap, 503 over budget.',
+    'A stage of the pipeline failed: 404 unmatched address or no parcel, 422 envelope gap, 503 cadastre or planning outage or a stage over budget (retryable).',
   ),
   UgbFeatureCollection: object({
     type: { const: 'FeatureCollection' },
@@ -262,7 +262,8 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
     notes:
       'Stages: address (matched as /api/cadastre/by-address does), parcel (the cadastre under the address point), ' +
       'envelope. A failing stage answers its own status with stage and retryable: 404 unmatched address or no ' +
-      'parcel, 502 upstream cadastre outage (retryable), 422 envelope formula gap, 503 a stage over its timeout_ms.',
+      'parcel, 422 envelope formula gap, 503 a source outage or a stage over its timeout_ms (retryable, with ' +
+      'Retry-After).',
     alsoReturns: {
       '404': {
         description: 'The address did not match, or no parcel lies under it.',
@@ -274,13 +275,10 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
         schema: schemaRef('EnvelopeStageFailure'),
         credited: true,
       },
-      '502': {
-        description: 'The cadastre (or planning) source failed (retryable).',
-        schema: schemaRef('EnvelopeStageFailure'),
-        credited: true,
-      },
       '503': {
-        description: 'A stage did not finish in its budget (retryable).',
+        description:
+          'The cadastre or planning source failed, or a stage did not finish in its budget (retryable: retry ' +
+          'after Retry-After seconds).',
         schema: schemaRef('EnvelopeStageFailure'),
         credited: true,
       },
@@ -320,7 +318,7 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
       'bbox spans at most 2 degrees per axis; more than 1000 polygons is refused, never truncated. Served from ' +
       'the mirror, else from the live Vicmap service (source live:vic/ugb) for live keys and the map mount.',
     raises: {
-      502: {
+      503: {
         description: 'The live urban growth boundary service failed (where no mirror holds the boundary).',
         message: 'The live VIC planning service did not answer within 4000 ms. Retry shortly.',
         hint: 'Retry shortly.',
@@ -333,7 +331,7 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
     credited: true,
     headers: ['X-Mirror-Source'],
     raises: {
-      502: {
+      503: {
         description: 'The live urban growth boundary service failed (where no mirror holds the boundary).',
         message: 'The live VIC planning service did not answer within 4000 ms. Retry shortly.',
         hint: 'Retry shortly.',

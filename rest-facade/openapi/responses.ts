@@ -1,4 +1,4 @@
-import { AppError } from '../../core/errors.ts';
+import { AppError, DatabaseUnavailableError } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/errors.ts';
 import { requireScope } from '../access.ts';
 import { errorBody } from '../errors.ts';
@@ -189,8 +189,26 @@ class RouteResponses {
     };
   }
 
-  raised(status: '404' | '422' | '502' | '503', code: ErrorCode, error: RaisedError | undefined): void {
+  raised(status: '404' | '422', code: ErrorCode, error: RaisedError | undefined): void {
     if (error) this.error(status, error.description, code, error.message, error.hint);
+  }
+
+  /**
+   * Every route can meet a failure behind it (the database at least), answered by one rule: 503,
+   * retryable, with Retry-After. A route whose own source can fail says which in its description.
+   */
+  unavailable(own: RaisedError | undefined): void {
+    const example = own
+      ? new AppError('UPSTREAM_UNAVAILABLE', own.message, own.hint)
+      : new DatabaseUnavailableError(undefined);
+    const description = own
+      ? `${own.description} Or the service's own database is unreachable.`
+      : "The service's database is unreachable for a moment.";
+    this.responses['503'] = {
+      description: `${description} Retryable: retry after Retry-After seconds.`,
+      headers: this.headers(true, 'Retry-After'),
+      content: json(ERROR_SCHEMA[this.route.errorStyle], exampleBody(this.route.errorStyle, example)),
+    };
   }
 }
 
@@ -286,13 +304,17 @@ export function routeResponses(
     'Retry later; if it persists, contact support with the X-Request-Id.',
   );
   out.raised('422', 'UNPROCESSABLE', doc?.raises?.[422]);
-  out.raised('502', 'UPSTREAM_UNAVAILABLE', doc?.raises?.[502]);
-  out.raised('503', 'SERVICE_UNAVAILABLE', doc?.raises?.[503]);
+  out.unavailable(doc?.raises?.[503]);
   // a route's own bodies for other statuses win over the shared error responses (e.g. its own 500 shape)
   for (const [status, other] of Object.entries(doc?.alsoReturns ?? {})) {
     out.responses[status] = {
       description: other.description,
-      headers: out.headers(true, ...(other.credited ? CREDIT_HEADERS : [])),
+      // app.ts sends Retry-After with every 503, whatever body the route gives it.
+      headers: out.headers(
+        true,
+        ...(other.credited ? CREDIT_HEADERS : []),
+        ...(status === '503' ? ['Retry-After'] : []),
+      ),
       content: { [contentType]: { schema: other.schema } },
     };
   }

@@ -24,7 +24,8 @@ export type RouteDoc = {
   /** Rules between parameters (zod refinements) that per-parameter schemas cannot express. */
   notes?: string;
   /** Errors raised by the handler beyond the bad-input, auth, rate-limit and internal ones. */
-  raises?: { 404?: RaisedError; 422?: RaisedError; 502?: RaisedError; 503?: RaisedError };
+  /** 503: a failure behind the route that may pass (one rule for every route, core/errors.ts). */
+  raises?: { 404?: RaisedError; 422?: RaisedError; 503?: RaisedError };
   /** Other statuses answered with a body of the route's own; `credited` when it may carry third-party data. */
   alsoReturns?: Record<string, { description: string; schema: SchemaObject; credited?: boolean }>;
   /** Further headers of the 200 beyond the shared ones (names in HEADERS of responses.ts). */
@@ -38,11 +39,11 @@ export const routeKey = (route: Pick<RouteDefinition, 'method' | 'path'>): strin
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/health': {
     success: schemaRef('Health'),
-    successDescription: 'Every dependency answered.',
+    successDescription: 'The instance can serve: healthy, or degraded while Redis or a subgraph is away.',
     credited: false,
     alsoReturns: {
       '503': {
-        description: 'A dependency failed: the same body, with status unhealthy and the failing check.',
+        description: 'The database or the graph is down: the same body, with status unhealthy and the failing check.',
         schema: schemaRef('Health'),
       },
     },
@@ -69,7 +70,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         message: 'No parcel found at this point in VIC.',
         hint: 'If the point is in another state, pass state=<code>.',
       },
-      502: {
+      503: {
         description: 'The cadastre source failed for this lookup.',
         message: 'The cadastre source failed for this lookup.',
         hint: 'Retry shortly.',
@@ -85,7 +86,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       `The window spans at most ${MAX_BBOX_SPAN_DEGREES} degrees per axis; one holding more than ` +
       `${MAX_BBOX_FEATURES} parcels is refused with 400, never truncated.`,
     raises: {
-      502: {
+      503: {
         description: 'The cadastre source is unavailable for this window.',
         message: 'The cadastre source is unavailable for this window.',
         hint: 'Retry shortly.',
@@ -137,7 +138,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         message: "No parcel found for '999999999'.",
         hint: 'Pass a PFI with state, a gnaf_pid, or a lot/plan reference such as 3\\PS612345.',
       },
-      502: {
+      503: {
         description: 'The cadastre source failed for this lot.',
         message: 'The cadastre source failed for this lot.',
         hint: 'Retry shortly.',

@@ -456,7 +456,12 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   Health: {
     type: 'object',
     properties: {
-      status: { enum: ['healthy', 'unhealthy'] },
+      status: {
+        enum: ['healthy', 'degraded', 'unhealthy'],
+        description:
+          'unhealthy (503) when the database or the graph is down; degraded (200) when Redis or a subgraph is ' +
+          'away and the service answers without it.',
+      },
       timestamp: { type: 'string', format: 'date-time' },
       version: { type: 'string' },
       mode: { enum: ['embedded', 'distributed'] },

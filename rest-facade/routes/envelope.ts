@@ -119,6 +119,7 @@ function stageFailure(
   error: string,
   hint: string | null,
   stages: StageRecord[],
+  failure?: AppError,
 ): RouteResponse {
   const credit = combineCredits(stages.map(stageCredit));
   const body = { success: false, error, hint, stage, retryable, stages };
@@ -126,6 +127,7 @@ function stageFailure(
     status,
     body: { ...body, attribution: credit?.attribution ?? null, license: credit?.license ?? null },
     credit,
+    ...(failure ? { failure } : {}),
   };
 }
 
@@ -145,7 +147,7 @@ async function addressStage(
     return { result: await run() };
   } catch (error) {
     if (error instanceof AppError && error.status === 503) {
-      return { failure: stageFailure(503, 'address', true, error.message, error.hint ?? null, []) };
+      return { failure: stageFailure(503, 'address', true, error.message, error.hint ?? null, [], error) };
     }
     throw error;
   }
@@ -205,7 +207,7 @@ export const envelopeByAddress = defineRoute({
       ).property;
     } catch (error) {
       if (error instanceof AppError && error.status === 503) {
-        return stageFailure(503, 'parcel', true, error.message, error.hint ?? null, stages);
+        return stageFailure(503, 'parcel', true, error.message, error.hint ?? null, stages, error);
       }
       throw error;
     }
@@ -219,7 +221,8 @@ export const envelopeByAddress = defineRoute({
     );
     if (parcel.status === 'error') {
       const error = `${match.address.formatted_address} was matched, but the cadastre source failed for its point.`;
-      return stageFailure(502, 'parcel', true, error, parcel.message ?? 'Retry shortly.', stages);
+      const failure = new AppError('UPSTREAM_UNAVAILABLE', error, parcel.message ?? undefined);
+      return stageFailure(failure.status, 'parcel', true, error, parcel.message ?? 'Retry shortly.', stages, failure);
     }
     if (parcel.status !== 'ok' || !parcel.data) {
       const error = `${match.address.formatted_address} was matched, but no parcel lies under its point.`;
@@ -229,7 +232,16 @@ export const envelopeByAddress = defineRoute({
     stages.push(stageOf('envelope', envelope, { gap: envelope.gap, message: envelope.message }));
     if (envelope.status === 'error') {
       const error = 'A planning source failed while the envelope was worked out.';
-      return stageFailure(502, 'envelope', true, error, envelope.message ?? 'Retry shortly.', stages);
+      const failure = new AppError('UPSTREAM_UNAVAILABLE', error, envelope.message ?? undefined);
+      return stageFailure(
+        failure.status,
+        'envelope',
+        true,
+        error,
+        envelope.message ?? 'Retry shortly.',
+        stages,
+        failure,
+      );
     }
     if (!envelope.data || envelope.gap) {
       const error = envelope.message ?? 'No envelope can be drawn for this parcel.';
