@@ -14,6 +14,7 @@ import type { Credit, RouteDefinition } from './route.ts';
 import { routeGroup, routeScope } from './route.ts';
 import { openApiRouter } from './openapi.ts';
 import { ROUTES } from './routes/index.ts';
+import { sandboxPageHeaders, securityHeaders } from './security-headers.ts';
 import { deprecationHeaders } from './versioning.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -159,10 +160,12 @@ export function createApp(runtime: Runtime): express.Express {
   // API answers are not revalidated by clients; hashing every body for an ETag is wasted work.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(securityHeaders);
   app.use(express.json({ limit: BODY_LIMIT }));
 
   app.use(
     '/graphql',
+    sandboxPageHeaders,
     graphqlAccess(runtime),
     expressMiddleware<GatewayContext>(runtime.graph.apollo, {
       context: async ({ res }) => ({ scope: res.locals.scope as GatewayContext['scope'] }),

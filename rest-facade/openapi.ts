@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { docsPageHtml } from './docs-page.ts';
+import { docsPageHtml, docsPagePolicy } from './docs-page.ts';
 import { bodySchema, openApiPath, pathParameters, queryParameters } from './openapi/parameters.ts';
 import { usedComponents } from './openapi/components.ts';
 import { routeResponses } from './openapi/responses.ts';
@@ -199,6 +199,7 @@ export function openApiRouter(routes: readonly RouteDefinition[], options: OpenA
   const documentPath = options.openApiPath ?? '/openapi.json';
   const body = JSON.stringify(buildOpenApiDocument(routes, options));
   const page = docsPageHtml(documentPath, routes);
+  const pagePolicy = docsPagePolicy(documentPath);
   const router = Router();
   router.get(documentPath, (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
@@ -206,6 +207,7 @@ export function openApiRouter(routes: readonly RouteDefinition[], options: OpenA
   });
   router.get(options.docsPath ?? '/docs', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('Content-Security-Policy', pagePolicy);
     res.type('html').send(page);
   });
   return router;
