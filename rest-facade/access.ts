@@ -6,10 +6,25 @@ import { logger } from '../core/logger.ts';
 import { rateLimitHeaders } from '../core/rate-limit.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
+import { invalidKeyGuard } from '../platform/keys.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export class AuthError extends AppError {}
+
+/** A client refused for presenting too many invalid keys; the answer carries Retry-After. */
+export class InvalidKeysError extends AuthError {
+  constructor(readonly retryAfter: number) {
+    super(
+      'RATE_LIMITED',
+      'Too many invalid API keys from this client.',
+      `Retry after ${retryAfter} s with a valid key; check the key was copied whole.`,
+    );
+  }
+}
+
+/** The client a request came from, as the socket saw it (no proxy headers are trusted). */
+const clientOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 function unauthenticated(message: 'Missing API key' | 'Invalid API key'): AppError {
   return new AuthError(
@@ -21,13 +36,23 @@ function unauthenticated(message: 'Missing API key' | 'Invalid API key'): AppErr
   );
 }
 
-/** The key of a request, from `Authorization: Bearer <key>`; 401 when absent or unknown, 403 when suspended. */
+/**
+ * The key of a request, from `Authorization: Bearer <key>`; 401 when absent or unknown, 403 when
+ * suspended, 429 when the client has presented too many invalid keys (checked before any lookup).
+ */
 export async function authenticate(req: Request, runtime: Runtime): Promise<AuthenticatedKey> {
   const header = req.get('authorization');
   if (!header?.trim()) throw unauthenticated('Missing API key');
+  const guard = invalidKeyGuard(runtime.limiter);
+  const client = clientOf(req);
+  const blocked = guard.retryAfter(client);
+  if (blocked > 0) throw new InvalidKeysError(blocked);
   const secret = BEARER.exec(header)?.[1];
   const key = secret ? await runtime.keys.authenticate(secret) : null;
-  if (!key) throw unauthenticated('Invalid API key');
+  if (!key) {
+    const wait = await guard.failed(client);
+    throw wait > 0 ? new InvalidKeysError(wait) : unauthenticated('Invalid API key');
+  }
   if (key.status === 'suspended') {
     throw new AppError('FORBIDDEN', 'API key suspended', 'Contact your account admin or support to reinstate it.');
   }

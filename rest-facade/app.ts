@@ -7,7 +7,8 @@ import { AppError } from '../core/errors.ts';
 import type { GatewayContext } from '../gateway/datasources.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
-import { authenticate, enforceLimits, requireScope, scopeOfKey } from './access.ts';
+import { InvalidKeysError, authenticate, enforceLimits, requireScope, scopeOfKey } from './access.ts';
+import { allowEmbedOrigin, embedPreflight } from './cors.ts';
 import { errorHandler, sendError, toAppError } from './errors.ts';
 import { sendJson } from './json.ts';
 import type { Credit, RouteDefinition } from './route.ts';
@@ -48,6 +49,7 @@ function requestId(req: Request, res: Response): string {
 /** Auth and limit failures answer in the plain shape of DESIGN.md §4, with the headers HTTP asks for. */
 function sendAccessError(res: Response, error: AppError): void {
   if (error.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="landgraph"');
+  if (error instanceof InvalidKeysError) res.setHeader('Retry-After', String(error.retryAfter));
   sendError(res, 'plain', error);
 }
 
@@ -84,6 +86,7 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
         scope = { dataset: keyless.dataset, requestId: id, scopes: scopeNeeded ? [scopeNeeded] : [] };
       } else if (route.access !== 'open') {
         key = await authenticate(req, runtime);
+        allowEmbedOrigin(req, res, key);
         await enforceLimits(key, res, runtime, metered);
         scope = scopeOfKey(key, id);
         if (scopeNeeded) requireScope(scope, scopeNeeded);
@@ -142,6 +145,7 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
     }
     try {
       const key = await authenticate(req, runtime);
+      allowEmbedOrigin(req, res, key);
       await enforceLimits(key, res, runtime, true);
       res.locals.scope = scopeOfKey(key, id);
       res.on('finish', () => {
@@ -160,7 +164,7 @@ export function createApp(runtime: Runtime): express.Express {
   // API answers are not revalidated by clients; hashing every body for an ETag is wasted work.
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(securityHeaders);
+  app.use(securityHeaders, embedPreflight(runtime));
   app.use(express.json({ limit: BODY_LIMIT }));
 
   app.use(

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MemoryTokenBucket } from '../core/rate-limit.ts';
+import { INVALID_KEY_POLICY } from '../platform/keys.ts';
+import { createApp } from '../rest-facade/app.ts';
 import type { TestRuntime } from './support/runtime.ts';
-import { testRuntime } from './support/runtime.ts';
+import { createTestKey, testRuntime } from './support/runtime.ts';
 
 let t: TestRuntime;
 
@@ -109,5 +115,172 @@ describe('security headers', () => {
     const second = /nonce="([0-9a-f]+)"/.exec(again.text)![1];
     expect(second).not.toBe(nonce);
     expect(again.headers['content-security-policy']).toContain(`'nonce-${second}'`);
+  });
+});
+
+describe('CORS by each key’s embed allow-list', () => {
+  const EMBED = 'https://maps.example.com';
+  let embedding: { id: string; secret: string };
+  let plain: string;
+
+  beforeAll(async () => {
+    const made = await t.runtime.keys.create({
+      name: 'cors-embed',
+      kind: 'test',
+      scopes: ['cadastre.read', 'property-graph.read'],
+      rateLimitPerMinute: 10_000,
+      embedAllowList: [`${EMBED}/`, 'http://localhost:5173'],
+    });
+    embedding = { id: made.key.id, secret: made.secret };
+    expect(made.key.embedAllowList).toEqual([EMBED, 'http://localhost:5173']);
+    plain = await createTestKey(t.runtime, { name: 'cors-plain', scopes: ['cadastre.read'] });
+  });
+
+  const lookup = (secret: string, origin: string) =>
+    request(t.app)
+      .get('/api/cadastre/lookup')
+      .query({ lat: '-36.7', lng: '144.3' })
+      .set('Authorization', `Bearer ${secret}`)
+      .set('Origin', origin);
+
+  it('lets an origin on the key’s list read the answer, its request id and limits included', async () => {
+    const res = await lookup(embedding.secret, EMBED);
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers['access-control-allow-origin']).toBe(EMBED);
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(res.headers['access-control-expose-headers']).toMatch(/X-Request-Id/);
+    expect(res.headers['access-control-expose-headers']).toMatch(/X-RateLimit-Remaining/);
+    expect(res.headers.vary).toMatch(/Origin/);
+    const graph = await request(t.app)
+      .post('/graphql')
+      .set('Authorization', `Bearer ${embedding.secret}`)
+      .set('Origin', EMBED)
+      .send({ query: '{ __typename }' })
+      .expect(200);
+    expect(graph.headers['access-control-allow-origin']).toBe(EMBED);
+  });
+
+  it('gives no CORS headers to an origin the key does not list, nor to a key with no list', async () => {
+    for (const res of [
+      await lookup(embedding.secret, 'https://evil.example'),
+      await lookup(embedding.secret, 'https://maps.example.com.evil.example'),
+      await lookup(embedding.secret, 'http://maps.example.com'),
+      await lookup(plain, EMBED),
+    ]) {
+      expect(res.status).toBeLessThan(500);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(res.headers['access-control-expose-headers']).toBeUndefined();
+    }
+  });
+
+  it('answers a keyless preflight for an origin some active key lists, and no other', async () => {
+    const preflight = (origin: string) =>
+      request(t.app)
+        .options('/api/cadastre/lookup')
+        .set('Origin', origin)
+        .set('Access-Control-Request-Method', 'GET')
+        .set('Access-Control-Request-Headers', 'authorization');
+    const ok = await preflight(EMBED).expect(204);
+    expect(ok.headers['access-control-allow-origin']).toBe(EMBED);
+    expect(ok.headers['access-control-allow-methods']).toMatch(/GET/);
+    expect(ok.headers['access-control-allow-headers']).toMatch(/Authorization/i);
+    expect(Number(ok.headers['access-control-max-age'])).toBeGreaterThan(0);
+    const graphql = await request(t.app)
+      .options('/graphql')
+      .set('Origin', EMBED)
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'authorization, content-type')
+      .expect(204);
+    expect(graphql.headers['access-control-allow-origin']).toBe(EMBED);
+
+    const refused = await preflight('https://evil.example');
+    expect(refused.status).toBe(405);
+    expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+    expect(refused.body).toMatchObject({ success: false, error: expect.any(String) });
+
+    // A revoked key's origins stop being answered at once.
+    await t.runtime.keys.revoke(embedding.id);
+    const gone = await preflight(EMBED);
+    expect(gone.status).toBe(405);
+    expect(gone.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('refuses an allow-list entry that is not an origin, with the reason', async () => {
+    for (const entry of ['maps.example.com', 'https://maps.example.com/app', 'ftp://maps.example.com', '*']) {
+      await expect(
+        t.runtime.keys.create({ name: 'bad-embed', kind: 'test', scopes: ['cadastre.read'], embedAllowList: [entry] }),
+      ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/is not an origin/) });
+    }
+  });
+});
+
+describe('repeated invalid keys from one client', () => {
+  /** The app over the shared runtime with a limiter of its own, so this test's client starts clean. */
+  const isolatedApp = () => createApp({ ...t.runtime, limiter: new MemoryTokenBucket() });
+
+  /** A GET from a chosen loopback address, so two clients can be told apart. */
+  function getFrom(
+    url: string,
+    localAddress: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> }> {
+    return new Promise((resolve, reject) => {
+      http
+        .get(url, { localAddress, headers }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              headers: res.headers,
+              body: JSON.parse(text) as Record<string, unknown>,
+            }),
+          );
+        })
+        .on('error', reject);
+    });
+  }
+
+  it('are slowed down with 429 and Retry-After, before any key is looked up, for that client only', async () => {
+    const server = isolatedApp().listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/api/cadastre/lookup?lat=-36.7&lng=144.3`;
+    const bad = { Authorization: 'Bearer landgraph_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' };
+    const good = { Authorization: `Bearer ${t.key}` };
+    try {
+      // Calls without a key are not guesses and are never counted.
+      for (let i = 0; i < INVALID_KEY_POLICY.capacity + 5; i++) {
+        expect((await getFrom(url, '127.0.0.1', {})).body.error).toBe('Missing API key');
+      }
+      for (let i = 0; i < INVALID_KEY_POLICY.capacity; i++) {
+        const res = await getFrom(url, '127.0.0.1', bad);
+        expect(res.status).toBe(401);
+        expect(res.body.error).toBe('Invalid API key');
+      }
+      const slowed = await getFrom(url, '127.0.0.1', bad);
+      expect(slowed.status).toBe(429);
+      expect(slowed.body).toEqual({
+        success: false,
+        error: 'Too many invalid API keys from this client.',
+        hint: expect.stringMatching(/^Retry after \d+ s/),
+      });
+      expect(Number(slowed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // While slowed down the client is refused before its key is read: a good key fares no better.
+      const blockedGood = await getFrom(url, '127.0.0.1', good);
+      expect(blockedGood.status).toBe(429);
+      expect(blockedGood.headers['retry-after']).toBeDefined();
+      // GraphQL goes through the same door.
+      const graphql = await getFrom(`http://127.0.0.1:${port}/graphql?query=%7B__typename%7D`, '127.0.0.1', bad);
+      expect(graphql.status).toBe(429);
+      // Another client is untouched.
+      const other = await getFrom(url, '127.0.0.2', good);
+      // Served (the point may hold no parcel): neither refused nor failed.
+      expect([200, 404]).toContain(other.status);
+      expect((await getFrom(url, '127.0.0.2', bad)).status).toBe(401);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
