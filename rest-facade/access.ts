@@ -7,6 +7,7 @@ import { rateLimitHeaders } from '../core/rate-limit.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 import { invalidKeyGuard } from '../platform/keys.ts';
+import { looksLikeSecret } from '../platform/secrets.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -38,7 +39,8 @@ function unauthenticated(message: 'Missing API key' | 'Invalid API key'): AppErr
 
 /**
  * The key of a request, from `Authorization: Bearer <key>`; 401 when absent or unknown, 403 when
- * suspended, 429 when the client has presented too many invalid keys (checked before any lookup).
+ * suspended, 429 when the client has presented too many well-formed but unknown keys (checked
+ * before any lookup).
  */
 export async function authenticate(req: Request, runtime: Runtime): Promise<AuthenticatedKey> {
   const header = req.get('authorization');
@@ -50,7 +52,9 @@ export async function authenticate(req: Request, runtime: Runtime): Promise<Auth
   const secret = BEARER.exec(header)?.[1];
   const key = secret ? await runtime.keys.authenticate(secret) : null;
   if (!key) {
-    const wait = await guard.failed(client);
+    // Only a secret of the right form can be a guess, and only it costs a lookup; a malformed
+    // header is refused for free and not counted.
+    const wait = secret && looksLikeSecret(secret) ? await guard.failed(client) : 0;
     throw wait > 0 ? new InvalidKeysError(wait) : unauthenticated('Invalid API key');
   }
   if (key.status === 'suspended') {

@@ -250,9 +250,11 @@ describe('repeated invalid keys from one client', () => {
     const bad = { Authorization: 'Bearer landgraph_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' };
     const good = { Authorization: `Bearer ${t.key}` };
     try {
-      // Calls without a key are not guesses and are never counted.
+      // Calls without a key, or with one no secret could look like, are not guesses and are never counted.
       for (let i = 0; i < INVALID_KEY_POLICY.capacity + 5; i++) {
         expect((await getFrom(url, '127.0.0.1', {})).body.error).toBe('Missing API key');
+        expect((await getFrom(url, '127.0.0.1', { Authorization: 'Token abc' })).body.error).toBe('Invalid API key');
+        expect((await getFrom(url, '127.0.0.1', { Authorization: 'Bearer landgraph_live_' })).status).toBe(401);
       }
       for (let i = 0; i < INVALID_KEY_POLICY.capacity; i++) {
         const res = await getFrom(url, '127.0.0.1', bad);
