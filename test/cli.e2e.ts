@@ -56,18 +56,37 @@ describe('the landgraph command', () => {
     const first = samples.find((s) => s.parcel_pfi)!;
     // A key made by the CLI in another process, while the server holds the database.
     const created = await cli(
-      ['keys', 'create', '--name', 'cli-e2e', '--kind', 'test', '--scopes', 'cadastre.read'],
+      [
+        'keys',
+        'create',
+        '--name',
+        'cli-e2e',
+        '--kind',
+        'test',
+        '--scopes',
+        'cadastre.read',
+        '--embed-allow-list',
+        'https://maps.example.com,http://localhost:5173',
+      ],
       config,
     );
-    const { secret, id, scopes } = JSON.parse(created.stdout) as { secret: string; id: string; scopes: string[] };
+    const { secret, id, scopes, embedAllowList } = JSON.parse(created.stdout) as {
+      secret: string;
+      id: string;
+      scopes: string[];
+      embedAllowList: string[];
+    };
     expect(secret).toMatch(/^landgraph_test_[A-Za-z0-9]{32}$/);
     expect(scopes).toEqual(['cadastre.read']);
+    expect(embedAllowList).toEqual(['https://maps.example.com', 'http://localhost:5173']);
     const res = await request(server.url)
       .get('/api/cadastre/lookup')
       .set('Authorization', `Bearer ${secret}`)
+      .set('Origin', 'https://maps.example.com')
       .query({ lat: first.lat, lng: first.lng, state: first.state })
       .expect(200);
     expect(res.body.data.properties.parcel_pfi).toBe(first.parcel_pfi);
+    expect(res.headers['access-control-allow-origin']).toBe('https://maps.example.com');
     // Rotation by the CLI: the old secret stops working at once, the new one works.
     const rotated = JSON.parse((await cli(['keys', 'rotate', id], config)).stdout) as { secret: string };
     await request(server.url)
