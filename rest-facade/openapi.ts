@@ -52,7 +52,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 const DESCRIPTION = `**Authentication.** Send \`Authorization: Bearer <API key>\`. Live keys start \`landgraph_live_\`; test keys
 start \`landgraph_test_\` and read the frozen sandbox dataset. A missing or invalid key is a 401 with
 \`WWW-Authenticate: Bearer\`; a key without a route's scope is a 403 \`Missing scope: <scope>\`. A client that presents
-more than 20 invalid keys in a burst is answered 429 with \`Retry-After\` (one more attempt every 3 s).
+more than 20 unknown keys in a burst is answered 429 with \`Retry-After\` (one more attempt every 3 s).
 
 **Browsers.** A key's embed allow-list names the origins whose pages may call the API with it: those get CORS
 headers (and preflights are answered for origins on any active key's list); other origins get none.

@@ -44,7 +44,6 @@ const APOLLO_NONCE = /'nonce-([0-9a-f]{16,128})'/;
 export const securityHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Content-Security-Policy', DATA_CSP);
   next();
 };
