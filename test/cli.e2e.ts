@@ -46,6 +46,7 @@ describe('the landgraph command', () => {
     const { stdout } = await cli(['sandbox', 'samples'], config);
     const samples = JSON.parse(stdout) as Array<{
       gnaf_pid: string;
+      address: string;
       lat: number;
       lng: number;
       state: string;
@@ -53,6 +54,10 @@ describe('the landgraph command', () => {
     }>;
     expect(samples.length).toBeGreaterThanOrEqual(5);
     expect(new Set(samples.map((s) => s.state))).toEqual(new Set(['VIC', 'NSW', 'QLD']));
+    // The README's example address is one the command prints (test/readme-examples.test.ts runs the rest).
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const named = /written the G-NAF way, e\.g\. `([^`]+)`/.exec(readme)?.[1];
+    expect(samples.map((s) => s.address)).toContain(named);
     const first = samples.find((s) => s.parcel_pfi)!;
     // A key made by the CLI in another process, while the server holds the database.
     const created = await cli(
