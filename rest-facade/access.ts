@@ -24,7 +24,11 @@ export class InvalidKeysError extends AuthError {
   }
 }
 
-/** The client a request came from, as the socket saw it (no proxy headers are trusted). */
+/**
+ * The client a request came from: the socket's address, or behind LANDGRAPH_TRUST_PROXY_HOPS
+ * proxies the X-Forwarded-For entry that many hops back (Express's `trust proxy`), never an
+ * entry a client could have written itself.
+ */
 const clientOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 function unauthenticated(message: 'Missing API key' | 'Invalid API key'): AppError {

@@ -164,6 +164,8 @@ export function createApp(runtime: Runtime): express.Express {
   // API answers are not revalidated by clients; hashing every body for an ETag is wasted work.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Who the client is (the invalid-key slowdown counts per client) behind the configured proxies only.
+  app.set('trust proxy', runtime.config.trustProxyHops);
   app.use(securityHeaders, embedPreflight(runtime));
   app.use(express.json({ limit: BODY_LIMIT }));
 

@@ -242,6 +242,26 @@ describe('repeated invalid keys from one client', () => {
     });
   }
 
+  it('are counted per forwarded client behind a configured proxy', async () => {
+    const app = createApp({
+      ...t.runtime,
+      config: { ...t.runtime.config, trustProxyHops: 1 },
+      limiter: new MemoryTokenBucket(),
+    });
+    const bad = 'Bearer landgraph_test_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
+    const from = (client: string, authorization: string) =>
+      request(app)
+        .get('/api/cadastre/lookup')
+        .query({ lat: '-36.7', lng: '144.3' })
+        .set('X-Forwarded-For', client)
+        .set('Authorization', authorization);
+    for (let i = 0; i < INVALID_KEY_POLICY.capacity; i++) await from('198.51.100.1', bad).expect(401);
+    await from('198.51.100.1', bad).expect(429);
+    // Another client behind the same proxy is not held back by the first.
+    await from('198.51.100.2', bad).expect(401);
+    expect([200, 404]).toContain((await from('198.51.100.2', `Bearer ${t.key}`)).status);
+  });
+
   it('are slowed down with 429 and Retry-After, before any key is looked up, for that client only', async () => {
     const server = isolatedApp().listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -273,6 +293,9 @@ describe('repeated invalid keys from one client', () => {
       const blockedGood = await getFrom(url, '127.0.0.1', good);
       expect(blockedGood.status).toBe(429);
       expect(blockedGood.headers['retry-after']).toBeDefined();
+      // With no proxy configured, X-Forwarded-For is the client's own word and changes nothing.
+      const spoofed = await getFrom(url, '127.0.0.1', { ...bad, 'X-Forwarded-For': '203.0.113.7' });
+      expect(spoofed.status).toBe(429);
       // GraphQL goes through the same door.
       const graphql = await getFrom(`http://127.0.0.1:${port}/graphql?query=%7B__typename%7D`, '127.0.0.1', bad);
       expect(graphql.status).toBe(429);
