@@ -9,8 +9,9 @@ import { UsageMeter, monthOf } from '../platform/usage.ts';
 export const KEYS_USAGE = `Usage: landgraph keys <command>
 
   create --name N --kind live|test --scopes a,b,c [--rate-limit 60] [--quota N] [--daily-cap N]
-         [--capabilities bulk_export] [--account ACCOUNT]
-                      create a key and print it once, as JSON (only its hash is kept)
+         [--capabilities bulk_export] [--account ACCOUNT] [--embed-allow-list https://maps.example.com,...]
+                      create a key and print it once, as JSON (only its hash is kept); pages on the
+                      --embed-allow-list origins may call the API with it from a browser (CORS)
   list                every key, without secrets
   show ID             one key
   rotate ID           a new secret for the key (printed once); the old one stops working at once
@@ -54,6 +55,7 @@ export async function runKeysCommand(args: string[]): Promise<number> {
       'daily-cap': { type: 'string' },
       capabilities: { type: 'string' },
       account: { type: 'string' },
+      'embed-allow-list': { type: 'string' },
       month: { type: 'string' },
     },
   });
@@ -83,6 +85,7 @@ export async function runKeysCommand(args: string[]): Promise<number> {
           monthlyQuota: wholeNumber('quota', values.quota),
           dailyCap: wholeNumber('daily-cap', values['daily-cap']),
           account: values.account,
+          embedAllowList: list(values['embed-allow-list']),
         });
         print({ ...created.key, secret: created.secret, note: 'The secret is shown once; only its hash is stored.' });
         return 0;

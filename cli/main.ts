@@ -6,13 +6,13 @@ import { openDatabase } from '../core/db.ts';
 import { setLogLevel } from '../core/logger.ts';
 import { migrate } from '../core/migrate.ts';
 import { composeSupergraph } from '../gateway/compose.ts';
-import { runSeedCommand } from '../prisma/sandbox/cli.ts';
+import { SEED_USAGE, runSeedCommand } from '../prisma/sandbox/cli.ts';
 import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { startDistributed } from './distributed.ts';
-import { runIngestCommand } from './ingest/cli.ts';
-import { runIngestPlanningCommand } from './ingest/planning-cli.ts';
-import { runKeysCommand } from './keys.ts';
-import { runMirrorCommand } from './mirror.ts';
+import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
+import { PLANNING_USAGE, runIngestPlanningCommand } from './ingest/planning-cli.ts';
+import { KEYS_USAGE, runKeysCommand } from './keys.ts';
+import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
 import type { RunningServer } from './serve.ts';
 import { serve, stopOnSignals } from './serve.ts';
 import { DEMO_DAILY_CAP, ensureDemoKey } from '../platform/demo-key.ts';
@@ -33,11 +33,97 @@ const USAGE = `Usage: landgraph <command>
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
   migrate                   apply pending database migrations
   compose [--out FILE]      compose the supergraph from the subgraph schemas (stdout or FILE)
+  help [command]            this text, or a command's own; every command also takes --help
+
+  Ingest commands load the live dataset unless given --dataset: only live keys (and keyless map
+  calls) read it, while test keys and the demo key read the sandbox.
 `;
+
+const SERVE_USAGE = `Usage: landgraph serve [--distributed]
+  Starts the REST facade and /graphql on HOST:PORT (default 127.0.0.1:4000): on the embedded
+  PostgreSQL in LANDGRAPH_DATA_DIR (loading the sandbox on first start), or on DATABASE_URL.
+  --distributed   every subgraph as its own HTTP service, the gateway calling them over HTTP
+`;
+
+const SANDBOX_USAGE = `Usage: landgraph sandbox seed [--seed N] [--parcels N]
+       landgraph sandbox samples
+  seed      (re)load the deterministic sandbox dataset (see \`landgraph sandbox seed --help\`)
+  samples   print a handful of real sandbox points as JSON: the addresses, points and parcels to try
+`;
+
+const SAMPLES_USAGE = `Usage: landgraph sandbox samples
+  Prints real rows of the loaded sandbox as JSON (gnaf_pid, address, lat, lng, state, parcel_pfi and
+  what each shows), for trying the API with a test key. Loads the sandbox first if it is missing.
+`;
+
+const MIGRATE_USAGE = `Usage: landgraph migrate
+  Applies the pending database migrations to the embedded database or DATABASE_URL.
+`;
+
+const COMPOSE_USAGE = `Usage: landgraph compose [--out FILE]
+  Composes the supergraph from the subgraph schemas and writes it to stdout, or to FILE
+  (gateway/supergraph.graphql when --out is given without a file).
+`;
+
+const withNewline = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
+
+/** Every command and subcommand with the usage its --help prints (a test runs each one). */
+export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
+  ['', USAGE],
+  ['serve', SERVE_USAGE],
+  ['sandbox', SANDBOX_USAGE],
+  ['sandbox seed', SEED_USAGE],
+  ['sandbox samples', SAMPLES_USAGE],
+  ['ingest', `${INGEST_USAGE}\n`],
+  ['ingest gnaf', `${INGEST_USAGE}\n`],
+  ['ingest planning', PLANNING_USAGE],
+  ['mirror', MIRROR_USAGE],
+  ['mirror export-cadastre', MIRROR_USAGE],
+  ['keys', KEYS_USAGE],
+  ...['create', 'list', 'show', 'rotate', 'suspend', 'resume', 'revoke', 'usage'].map((sub): [string, string] => [
+    `keys ${sub}`,
+    KEYS_USAGE,
+  ]),
+  ['migrate', MIGRATE_USAGE],
+  ['compose', COMPOSE_USAGE],
+]);
+
+/**
+ * The usage for `args` when they ask for help (`--help` or `-h` anywhere, or `help <command>`),
+ * else undefined: the longest command path the arguments start with picks the text, so help
+ * never runs a command, opens a database or meets an option parser that does not know it.
+ */
+export function helpFor(args: readonly string[]): string | undefined {
+  const asked = args[0] === 'help' || args.includes('--help') || args.includes('-h');
+  if (!asked) return undefined;
+  const words = (args[0] === 'help' ? args.slice(1) : args).filter((arg) => !arg.startsWith('-'));
+  for (let n = Math.min(words.length, 2); n >= 0; n--) {
+    const text = COMMAND_HELP.get(words.slice(0, n).join(' '));
+    if (text) return withNewline(text);
+  }
+  return USAGE;
+}
+
+/**
+ * The scopes the start banner's `keys create` grants: every scope a README example uses (a test
+ * walks the README's curl lines against them), so a newcomer's first key answers them all.
+ */
+export const NEWCOMER_SCOPES = [
+  'cadastre.read',
+  'planning.read',
+  'property-graph.read',
+  'address.read',
+  'locality.read',
+  'planning.provisions.read',
+  'envelope.by-address.read',
+  'envelope.read',
+  'ugb.read',
+  'elevation.read',
+] as const;
 
 export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));
 
-async function startBanner(running: RunningServer, config: Config): Promise<string> {
+export async function startBanner(running: Pick<RunningServer, 'runtime' | 'url'>, config: Config): Promise<string> {
   const lines = [
     `Landgraph is listening on ${running.url}`,
     `  REST:    ${running.url}/api/health   (reference: ${running.url}/docs)`,
@@ -49,13 +135,14 @@ async function startBanner(running: RunningServer, config: Config): Promise<stri
       '',
       `Public demo key (read-only, sandbox data, ${DEMO_DAILY_CAP} lookups a day):`,
       `  ${demo}`,
-      `  curl -H 'Authorization: Bearer ${demo}' '${running.url}/v1/property/graph?lat=-36.6719&lng=144.3243'`,
+      // The first point `landgraph sandbox samples` prints (76 Diggers Pde, Huntly): every layer present.
+      `  curl -H 'Authorization: Bearer ${demo}' '${running.url}/v1/property/graph?lat=-36.668556&lng=144.3315337'`,
     );
   }
   lines.push(
     '',
     'Make your own key (shown once):',
-    '  npx landgraph keys create --name my-app --kind test --scopes cadastre.read,planning.read,property-graph.read',
+    `  npx landgraph keys create --name my-app --kind test --scopes ${NEWCOMER_SCOPES.join(',')}`,
     '',
   );
   return lines.join('\n');
@@ -72,6 +159,11 @@ async function withDatabase<T>(run: (db: Awaited<ReturnType<typeof openDatabase>
 
 export async function main(args: string[]): Promise<number> {
   const [command, sub, ...rest] = args;
+  const help = helpFor(args);
+  if (help) {
+    process.stdout.write(help);
+    return 0;
+  }
   try {
     switch (command) {
       case 'serve':
@@ -117,11 +209,6 @@ export async function main(args: string[]): Promise<number> {
         else process.stdout.write(supergraph);
         return 0;
       }
-      case 'help':
-      case '--help':
-      case '-h':
-        process.stdout.write(USAGE);
-        return 0;
     }
     process.stderr.write(`Unknown command: ${args.join(' ')}\n\n${USAGE}`);
     return 2;

@@ -113,6 +113,7 @@ const planningLive = z
 const EnvSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().default('127.0.0.1'),
+  LANDGRAPH_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
@@ -149,6 +150,8 @@ const EnvSchema = z.object({
 export type Config = {
   port: number;
   host: string;
+  /** Reverse proxies in front of the facade whose X-Forwarded-For is believed; 0: the socket's address. */
+  trustProxyHops: number;
   databaseUrl: string | undefined;
   databasePoolMax: number;
   redisUrl: string | undefined;
@@ -195,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    trustProxyHops: e.LANDGRAPH_TRUST_PROXY_HOPS,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     redisUrl: e.REDIS_URL,

@@ -1,5 +1,6 @@
 import type { Database } from '../core/db.ts';
 import { AppError } from '../core/errors.ts';
+import type { RateLimiter, RatePolicy } from '../core/rate-limit.ts';
 import type { Capability, Scope } from '../core/scopes.ts';
 import { isCapability, isScope } from '../core/scopes.ts';
 import type { ApiKey } from '../generated/prisma/client.ts';
@@ -29,12 +30,13 @@ export type AuthenticatedKey = {
   monthlyQuota: number | null;
   dailyCap: number | null;
   status: KeyStatus;
+  /** Browser origins (scheme://host[:port]) whose pages may call the API with this key (CORS). */
+  embedAllowList: readonly string[];
 };
 
 /** A key as administrators see it (the CLI's JSON). */
 export type KeyView = AuthenticatedKey & {
   secretPrefix: string;
-  embedAllowList: string[];
   auditRetentionDays: number;
   termsVersion: string;
   billingReview: boolean;
@@ -68,6 +70,7 @@ function toAuthenticated(row: ApiKey): AuthenticatedKey {
     monthlyQuota: row.monthlyQuota,
     dailyCap: row.dailyCap,
     status: row.status as KeyStatus,
+    embedAllowList: row.embedAllowList,
   };
 }
 
@@ -75,7 +78,6 @@ export function toView(row: ApiKey): KeyView {
   return {
     ...toAuthenticated(row),
     secretPrefix: row.secretPrefix,
-    embedAllowList: row.embedAllowList,
     auditRetentionDays: row.auditRetentionDays,
     termsVersion: row.termsVersion,
     billingReview: row.billingReview,
@@ -103,6 +105,28 @@ function validCapabilities(capabilities: string[]): Capability[] {
   return [...new Set(capabilities)] as Capability[];
 }
 
+/**
+ * An allow-list entry as browsers send it in `Origin`: http or https, a host, a port only when not
+ * the scheme's default, and nothing after. Anything else could never match and is refused at once.
+ */
+export function embedOrigin(value: string): string {
+  const trimmed = value.trim().replace(/\/$/, '');
+  let url: URL | undefined;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin.toLowerCase() !== trimmed.toLowerCase()) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `Embed allow-list entry '${value}' is not an origin.`,
+      'Give scheme and host (and a port if not the default), e.g. https://maps.example.com.',
+    );
+  }
+  return url.origin;
+}
+
 function positive(name: string, value: number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
   if (!Number.isInteger(value) || value <= 0)
@@ -116,6 +140,7 @@ function positive(name: string, value: number | null | undefined): number | null
  */
 export class KeyStore {
   private readonly cache = new Map<string, { key: AuthenticatedKey | null; expiresAt: number }>();
+  private embedOrigins: { origins: Promise<Set<string>>; expiresAt: number } | undefined;
   private stopListening: (() => Promise<void>) | undefined;
 
   private constructor(
@@ -139,8 +164,37 @@ export class KeyStore {
     // the owning process's listeners, so the embedded default reads keys on every request.
     if (db.kind === 'pglite') return KeyStore.direct(db);
     const store = new KeyStore(db, true);
-    store.stopListening = await db.listen(KEY_CHANGES, () => store.cache.clear());
+    store.stopListening = await db.listen(KEY_CHANGES, () => store.forget());
     return store;
+  }
+
+  /** Drops what this store remembers of keys, after any key changed anywhere. */
+  private forget(): void {
+    this.cache.clear();
+    this.embedOrigins = undefined;
+  }
+
+  /**
+   * Whether any active key lists `origin` on its embed allow-list: what a CORS preflight, which
+   * carries no key, is answered by. Read at most once a minute (and again after any key change
+   * this process hears of), whatever the store's mode: a preflight grants nothing by itself, since
+   * the request that follows gets CORS headers only from its own key's list.
+   */
+  async embedOriginKnown(origin: string): Promise<boolean> {
+    if (!this.embedOrigins || this.embedOrigins.expiresAt <= Date.now()) {
+      const origins = this.db.prisma.apiKey
+        .findMany({
+          where: { status: 'active', NOT: { embedAllowList: { isEmpty: true } } },
+          select: { embedAllowList: true },
+        })
+        .then((rows) => new Set(rows.flatMap((row) => row.embedAllowList)));
+      this.embedOrigins = { origins, expiresAt: Date.now() + CACHE_TTL_MS };
+      // A failed read is not remembered: the next preflight asks again.
+      origins.catch(() => {
+        if (this.embedOrigins?.origins === origins) this.embedOrigins = undefined;
+      });
+    }
+    return (await this.embedOrigins.origins).has(origin);
   }
 
   async close(): Promise<void> {
@@ -170,7 +224,7 @@ export class KeyStore {
           rateLimitPerMinute: positive('rate limit', input.rateLimitPerMinute) ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
           monthlyQuota: positive('monthly quota', input.monthlyQuota),
           dailyCap: positive('daily cap', input.dailyCap),
-          embedAllowList: input.embedAllowList ?? [],
+          embedAllowList: [...new Set((input.embedAllowList ?? []).map(embedOrigin))],
           auditRetentionDays: positive('audit retention', input.auditRetentionDays) ?? 90,
           termsVersion: CURRENT_TERMS_VERSION,
         },
@@ -180,6 +234,8 @@ export class KeyStore {
       });
       return created;
     });
+    // A new key's origins count for preflights at once, in this process at least.
+    this.embedOrigins = undefined;
     return { key: toView(row), secret };
   }
 
@@ -200,7 +256,7 @@ export class KeyStore {
 
   /** Tells every process (this one included) that a key changed; runs inside the change's transaction. */
   private announce(tx: Pick<Database['prisma'], '$executeRaw'>, id: string) {
-    this.cache.clear();
+    this.forget();
     return tx.$executeRaw`SELECT pg_notify(${KEY_CHANGES}, ${id})`;
   }
 
@@ -270,4 +326,65 @@ export class KeyStore {
     if (!row) throw new AppError('NOT_FOUND', `No key with id ${id}.`, 'List keys with `landgraph keys list`.');
     return row;
   }
+}
+
+/**
+ * Failed key checks one client may make: a burst of 20, then one every 3 s. Secrets are 32
+ * random characters, so this is not what keeps them unguessable; it keeps a client that cycles
+ * through bad keys from costing a key lookup per request and from filling logs and caches.
+ */
+export const INVALID_KEY_POLICY: RatePolicy = Object.freeze({ capacity: 20, refillPerSecond: 1 / 3 });
+const BLOCKED_CLIENTS_MAX = 10_000;
+
+/**
+ * Slows down a client (by IP address) that keeps presenting invalid keys. Failures are counted in
+ * the service's rate limiter (shared through Redis when there is one); once a client is over the
+ * limit this process refuses its keyed requests outright until Retry-After, before any lookup, so
+ * a blocked client learns nothing about the keys it tries and valid requests pay no extra call.
+ */
+export class InvalidKeyGuard {
+  private readonly blockedUntil = new Map<string, number>();
+
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly policy: RatePolicy = INVALID_KEY_POLICY,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whole seconds the client must still wait, or 0. */
+  retryAfter(client: string): number {
+    const until = this.blockedUntil.get(client);
+    if (until === undefined) return 0;
+    const left = until - this.now();
+    if (left > 0) return Math.ceil(left / 1000);
+    this.blockedUntil.delete(client);
+    return 0;
+  }
+
+  /** Counts one failed key check; the seconds to wait when it was over the limit, else 0. */
+  async failed(client: string): Promise<number> {
+    const decision = await this.limiter.take(`invalid-key:${client}`, this.policy);
+    if (decision.allowed) return 0;
+    if (this.blockedUntil.size >= BLOCKED_CLIENTS_MAX) {
+      const now = this.now();
+      for (const [name, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(name);
+      // Still full: every entry is live. Forgetting them lets those clients one attempt further,
+      // which the shared counter refuses again.
+      if (this.blockedUntil.size >= BLOCKED_CLIENTS_MAX) this.blockedUntil.clear();
+    }
+    this.blockedUntil.set(client, this.now() + decision.retryAfter * 1000);
+    return decision.retryAfter;
+  }
+}
+
+const guards = new WeakMap<RateLimiter, InvalidKeyGuard>();
+
+/** The guard of a limiter: one per running service, made on first use. */
+export function invalidKeyGuard(limiter: RateLimiter): InvalidKeyGuard {
+  let guard = guards.get(limiter);
+  if (!guard) {
+    guard = new InvalidKeyGuard(limiter);
+    guards.set(limiter, guard);
+  }
+  return guard;
 }

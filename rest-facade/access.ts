@@ -7,10 +7,30 @@ import { tokensFor } from '../core/operation-limits.ts';
 import { rateLimitHeaders } from '../core/rate-limit.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
+import { invalidKeyGuard } from '../platform/keys.ts';
+import { looksLikeSecret } from '../platform/secrets.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export class AuthError extends AppError {}
+
+/** A client refused for presenting too many invalid keys; the answer carries Retry-After. */
+export class InvalidKeysError extends AuthError {
+  constructor(readonly retryAfter: number) {
+    super(
+      'RATE_LIMITED',
+      'Too many invalid API keys from this client.',
+      `Retry after ${retryAfter} s with a valid key; check the key was copied whole.`,
+    );
+  }
+}
+
+/**
+ * The client a request came from: the socket's address, or behind LANDGRAPH_TRUST_PROXY_HOPS
+ * proxies the X-Forwarded-For entry that many hops back (Express's `trust proxy`), never an
+ * entry a client could have written itself.
+ */
+const clientOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 function unauthenticated(message: 'Missing API key' | 'Invalid API key'): AppError {
   return new AuthError(
@@ -22,13 +42,26 @@ function unauthenticated(message: 'Missing API key' | 'Invalid API key'): AppErr
   );
 }
 
-/** The key of a request, from `Authorization: Bearer <key>`; 401 when absent or unknown, 403 when suspended. */
+/**
+ * The key of a request, from `Authorization: Bearer <key>`; 401 when absent or unknown, 403 when
+ * suspended, 429 when the client has presented too many well-formed but unknown keys (checked
+ * before any lookup).
+ */
 export async function authenticate(req: Request, runtime: Runtime): Promise<AuthenticatedKey> {
   const header = req.get('authorization');
   if (!header?.trim()) throw unauthenticated('Missing API key');
+  const guard = invalidKeyGuard(runtime.limiter);
+  const client = clientOf(req);
+  const blocked = guard.retryAfter(client);
+  if (blocked > 0) throw new InvalidKeysError(blocked);
   const secret = BEARER.exec(header)?.[1];
   const key = secret ? await runtime.keys.authenticate(secret) : null;
-  if (!key) throw unauthenticated('Invalid API key');
+  if (!key) {
+    // Only a secret of the right form can be a guess, and only it costs a lookup; a malformed
+    // header is refused for free and not counted.
+    const wait = secret && looksLikeSecret(secret) ? await guard.failed(client) : 0;
+    throw wait > 0 ? new InvalidKeysError(wait) : unauthenticated('Invalid API key');
+  }
   if (key.status === 'suspended') {
     throw new AppError('FORBIDDEN', 'API key suspended', 'Contact your account admin or support to reinstate it.');
   }

@@ -9,6 +9,7 @@ import type { GatewayContext } from '../gateway/datasources.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 import {
+  InvalidKeysError,
   admitGraphqlOperation,
   authenticate,
   enforceLimits,
@@ -16,6 +17,7 @@ import {
   requireScope,
   scopeOfKey,
 } from './access.ts';
+import { allowEmbedOrigin, embedPreflight } from './cors.ts';
 import { errorHandler, logServerErrors, sendError, setRetryAfter, toAppError } from './errors.ts';
 import { sendJson } from './json.ts';
 import type { Credit, RouteDefinition } from './route.ts';
@@ -23,6 +25,7 @@ import { routeGroup, routeScope } from './route.ts';
 import { openApiRouter } from './openapi.ts';
 import { assertTextParameters, noteBodyEncoding, undecodablePathParam } from './params.ts';
 import { ROUTES } from './routes/index.ts';
+import { sandboxPageHeaders, securityHeaders } from './security-headers.ts';
 import { deprecationHeaders } from './versioning.ts';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -56,6 +59,7 @@ function requestId(req: Request, res: Response): string {
 /** Auth and limit failures answer in the plain shape of DESIGN.md §4, with the headers HTTP asks for. */
 function sendAccessError(res: Response, error: AppError): void {
   if (error.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="landgraph"');
+  if (error instanceof InvalidKeysError) res.setHeader('Retry-After', String(error.retryAfter));
   sendError(res, 'plain', error);
 }
 
@@ -92,6 +96,7 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
         scope = { dataset: keyless.dataset, requestId: id, scopes: scopeNeeded ? [scopeNeeded] : [] };
       } else if (route.access !== 'open') {
         key = await authenticate(req, runtime);
+        allowEmbedOrigin(req, res, key);
         await enforceLimits(key, res, runtime, metered);
         scope = scopeOfKey(key, id);
         if (scopeNeeded) requireScope(scope, scopeNeeded);
@@ -154,6 +159,7 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
     }
     try {
       const key = await authenticate(req, runtime);
+      allowEmbedOrigin(req, res, key);
       await admitGraphqlOperation(req, res, key, runtime);
       assertTextParameters(req, { jsonBody: 'bytes' });
       res.locals.scope = scopeOfKey(key, id);
@@ -193,11 +199,15 @@ export function createApp(runtime: Runtime): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(logServerErrors);
+  // Who the client is (the invalid-key slowdown counts per client) behind the configured proxies only.
+  app.set('trust proxy', runtime.config.trustProxyHops);
+  app.use(securityHeaders, embedPreflight(runtime));
   // not strict: a JSON scalar is valid JSON, and the route says in its own shape that it wants an object
   app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: noteBodyEncoding }));
 
   app.use(
     '/graphql',
+    sandboxPageHeaders,
     graphqlAccess(runtime),
     expressMiddleware<GatewayContext>(runtime.graph.apollo, {
       context: async ({ res }) => ({

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { RouteDefinition } from './route.ts';
 import { routeScope } from './route.ts';
 import { ROUTES } from './routes/index.ts';
+import { pagePolicy } from './security-headers.ts';
 
 /**
  * Redoc's standalone bundle, pinned and checked by its hash: the browser fetches it from the
@@ -41,6 +43,32 @@ export function docsRouteList(routes: readonly RouteDefinition[]): string {
     </table>`;
 }
 
+/** The page's one inline script: starts Redoc on the document once the bundle has loaded. */
+function initScript(openApiUrl: string): string {
+  return `
+      if (window.Redoc) {
+        window.Redoc.init(${scriptJson(openApiUrl)}, { hideDownloadButton: false }, document.getElementById('reference'));
+      }
+    `;
+}
+
+/**
+ * What the /docs page loads, and nothing more: the pinned Redoc bundle (by its full URL) and the
+ * page's inline start-up script (by its hash), the OpenAPI document from this origin, and what
+ * Redoc does once running: it injects its styles at run time (styled-components, hence inline
+ * styles), runs its search index in a blob: worker and draws icons as data: images.
+ */
+export function docsPagePolicy(openApiUrl: string): string {
+  const hash = createHash('sha256').update(initScript(openApiUrl)).digest('base64');
+  return pagePolicy([
+    `script-src ${REDOC_SCRIPT.src} 'sha256-${hash}'`,
+    "style-src 'unsafe-inline'",
+    "connect-src 'self'",
+    'worker-src blob:',
+    "img-src 'self' data:",
+  ]);
+}
+
 /**
  * The /docs page: Redoc renders the full reference from the OpenAPI document; until it loads,
  * or when scripts are off or the CDN is out of reach, the page still lists every route.
@@ -77,11 +105,7 @@ export function docsPageHtml(openApiUrl: string, routes: readonly RouteDefinitio
       </section>
     </div>
     <script src="${REDOC_SCRIPT.src}" integrity="${REDOC_SCRIPT.integrity}" crossorigin="anonymous"></script>
-    <script>
-      if (window.Redoc) {
-        window.Redoc.init(${scriptJson(openApiUrl)}, { hideDownloadButton: false }, document.getElementById('reference'));
-      }
-    </script>
+    <script>${initScript(openApiUrl)}</script>
   </body>
 </html>
 `;

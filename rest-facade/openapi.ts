@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { docsPageHtml } from './docs-page.ts';
+import { docsPageHtml, docsPagePolicy } from './docs-page.ts';
 import { bodySchema, openApiPath, pathParameters, queryParameters } from './openapi/parameters.ts';
 import { usedComponents } from './openapi/components.ts';
 import { GRAPHQL_DOCS } from './openapi/graphql-docs.ts';
@@ -52,7 +52,11 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 
 const DESCRIPTION = `**Authentication.** Send \`Authorization: Bearer <API key>\`. Live keys start \`landgraph_live_\`; test keys
 start \`landgraph_test_\` and read the frozen sandbox dataset. A missing or invalid key is a 401 with
-\`WWW-Authenticate: Bearer\`; a key without a route's scope is a 403 \`Missing scope: <scope>\`.
+\`WWW-Authenticate: Bearer\`; a key without a route's scope is a 403 \`Missing scope: <scope>\`. A client that presents
+more than 20 unknown keys in a burst is answered 429 with \`Retry-After\` (one more attempt every 3 s).
+
+**Browsers.** A key's embed allow-list names the origins whose pages may call the API with it: those get CORS
+headers (and preflights are answered for origins on any active key's list); other origins get none.
 
 **Limits.** Each key has a token bucket of 60 requests per minute unless its tier says otherwise; every keyed
 response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and a 429 carries
@@ -206,6 +210,7 @@ export function openApiRouter(routes: readonly RouteDefinition[], options: OpenA
   const documentPath = options.openApiPath ?? '/openapi.json';
   const body = JSON.stringify(buildOpenApiDocument(routes, options));
   const page = docsPageHtml(documentPath, routes);
+  const pagePolicy = docsPagePolicy(documentPath);
   const router = Router();
   router.get(documentPath, (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
@@ -213,6 +218,7 @@ export function openApiRouter(routes: readonly RouteDefinition[], options: OpenA
   });
   router.get(options.docsPath ?? '/docs', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('Content-Security-Policy', pagePolicy);
     res.type('html').send(page);
   });
   return router;

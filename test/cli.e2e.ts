@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { KEYS_USAGE } from '../cli/keys.ts';
+import { main } from '../cli/main.ts';
 import type { RunningServer } from '../cli/serve.ts';
 import { serve } from '../cli/serve.ts';
 import type { Config } from '../core/config.ts';
@@ -44,6 +46,7 @@ describe('the landgraph command', () => {
     const { stdout } = await cli(['sandbox', 'samples'], config);
     const samples = JSON.parse(stdout) as Array<{
       gnaf_pid: string;
+      address: string;
       lat: number;
       lng: number;
       state: string;
@@ -51,21 +54,44 @@ describe('the landgraph command', () => {
     }>;
     expect(samples.length).toBeGreaterThanOrEqual(5);
     expect(new Set(samples.map((s) => s.state))).toEqual(new Set(['VIC', 'NSW', 'QLD']));
+    // The README's example address is one the command prints (test/readme-examples.test.ts runs the rest).
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const named = /written the G-NAF way, e\.g\. `([^`]+)`/.exec(readme)?.[1];
+    expect(samples.map((s) => s.address)).toContain(named);
     const first = samples.find((s) => s.parcel_pfi)!;
     // A key made by the CLI in another process, while the server holds the database.
     const created = await cli(
-      ['keys', 'create', '--name', 'cli-e2e', '--kind', 'test', '--scopes', 'cadastre.read'],
+      [
+        'keys',
+        'create',
+        '--name',
+        'cli-e2e',
+        '--kind',
+        'test',
+        '--scopes',
+        'cadastre.read',
+        '--embed-allow-list',
+        'https://maps.example.com,http://localhost:5173',
+      ],
       config,
     );
-    const { secret, id, scopes } = JSON.parse(created.stdout) as { secret: string; id: string; scopes: string[] };
+    const { secret, id, scopes, embedAllowList } = JSON.parse(created.stdout) as {
+      secret: string;
+      id: string;
+      scopes: string[];
+      embedAllowList: string[];
+    };
     expect(secret).toMatch(/^landgraph_test_[A-Za-z0-9]{32}$/);
     expect(scopes).toEqual(['cadastre.read']);
+    expect(embedAllowList).toEqual(['https://maps.example.com', 'http://localhost:5173']);
     const res = await request(server.url)
       .get('/api/cadastre/lookup')
       .set('Authorization', `Bearer ${secret}`)
+      .set('Origin', 'https://maps.example.com')
       .query({ lat: first.lat, lng: first.lng, state: first.state })
       .expect(200);
     expect(res.body.data.properties.parcel_pfi).toBe(first.parcel_pfi);
+    expect(res.headers['access-control-allow-origin']).toBe('https://maps.example.com');
     // Rotation by the CLI: the old secret stops working at once, the new one works.
     const rotated = JSON.parse((await cli(['keys', 'rotate', id], config)).stdout) as { secret: string };
     await request(server.url)
@@ -124,5 +150,93 @@ describe('the landgraph command', () => {
     await expect(
       run(process.execPath, [BIN, 'migrate'], { env: { ...process.env, PORT: 'abc' }, timeout: 60_000 }),
     ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/Invalid configuration: PORT/) });
+  });
+});
+
+/** main() in this process, with what it writes to stdout and stderr. */
+async function runMain(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await main(args), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('--help', () => {
+  /**
+   * Every command the top-level usage lists (with its subcommand where it names one) and every
+   * subcommand of `keys`, read from the usage texts themselves so a new command is covered too.
+   */
+  async function commandPaths(): Promise<string[][]> {
+    const usage = (await runMain(['--help'])).stdout;
+    const paths = new Map<string, string[]>();
+    for (const m of usage.matchAll(/^ {2}([a-z][\w-]*)(?: ([a-z][\w-]*))?(?=\s|$)/gm)) {
+      const path = m[2] ? [m[1]!, m[2]] : [m[1]!];
+      paths.set(path.join(' '), path);
+      paths.set(m[1]!, [m[1]!]);
+    }
+    for (const m of KEYS_USAGE.matchAll(/^ {2}([a-z]+)\b/gm)) paths.set(`keys ${m[1]}`, ['keys', m[1]!]);
+    paths.delete('help');
+    return [...paths.values()];
+  }
+
+  it('answers on every command and subcommand with its usage, runs nothing and knows no "Unknown option"', async () => {
+    const paths = await commandPaths();
+    const names = paths.map((p) => p.join(' '));
+    expect(names).toEqual(
+      expect.arrayContaining(['serve', 'sandbox seed', 'sandbox samples', 'ingest gnaf', 'ingest planning']),
+    );
+    expect(names).toEqual(expect.arrayContaining(['mirror export-cadastre', 'keys create', 'migrate', 'compose']));
+    for (const path of paths) {
+      for (const args of [
+        [...path, '--help'],
+        [...path, '-h'],
+        ['help', ...path],
+      ]) {
+        const res = await runMain(args);
+        const shown = args.join(' ');
+        expect(res.code, shown).toBe(0);
+        expect(res.stderr, shown).toBe('');
+        expect(res.stdout, shown).toMatch(/^Usage: landgraph /);
+        expect(res.stdout, shown).toContain(`landgraph ${path[0]}`);
+        expect(res.stdout, shown).not.toMatch(/Unknown (option|command)/i);
+      }
+    }
+    // Help after other options too, where an option parser would otherwise meet it first.
+    const late = await runMain(['keys', 'create', '--name', 'x', '--help']);
+    expect(late).toMatchObject({ code: 0, stderr: '' });
+    expect(late.stdout).toContain('--embed-allow-list');
+  });
+
+  it('says ingest writes the live dataset by default, read with a live key', async () => {
+    for (const sub of ['gnaf', 'planning']) {
+      const { stdout } = await runMain(['ingest', sub, '--help']);
+      expect(stdout, sub).toMatch(/default: live/);
+      expect(stdout, sub).toMatch(/live key/);
+    }
+  });
+
+  it('works in a real process without starting anything, even for serve', async () => {
+    const config = testConfig();
+    for (const args of [
+      ['serve', '--help'],
+      ['ingest', 'planning', '--help'],
+      ['keys', 'rotate', '--help'],
+    ]) {
+      const { stdout, stderr } = await cli(args, config);
+      expect(stdout, args.join(' ')).toMatch(/^Usage: landgraph /);
+      expect(stderr, args.join(' ')).not.toMatch(/Unknown option/);
+    }
   });
 });

@@ -15,7 +15,8 @@ import { seconds } from './progress.ts';
 export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC,NSW] [--dataset live] [--release NAME] [--force]
   <folder>        a G-NAF release as published (Standard/ and Authority Code/ are found below it)
   --states LIST   only these states and territories (default: every one in the release)
-  --dataset NAME  the dataset to load into (default: live)
+  --dataset NAME  the dataset to load into (default: live, which only live keys read; test keys and the
+                  demo key read the sandbox, so query what you load with a live key)
   --release NAME  names the release for resuming and credits (default: the release folder's name)
   --force         reload files an earlier run of this release completed
        landgraph ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage FILE] (see its --help)`;

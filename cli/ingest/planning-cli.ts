@@ -27,7 +27,8 @@ export const PLANNING_USAGE = `Usage: landgraph ingest planning <file> --state V
   --state CODE     the state the layer belongs to (VIC)
   --layer NAME     zone, overlay or ugb (default: from the file's name, else each feature's description)
   --coverage FILE  polygons of the area the layer covers, e.g. the LGA boundary (default for zones: their union)
-  --dataset NAME   the dataset to load into (default: live)
+  --dataset NAME   the dataset to load into (default: live, which only live keys and keyless map calls read;
+                   test keys and the demo key read the sandbox, so query what you load with a live key)
   --snapshot ID    names the load in its source (default: the file's name and date)`;
 
 /** Lines of refusals and repairs printed in full; the rest are counted. */

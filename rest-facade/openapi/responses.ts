@@ -62,7 +62,20 @@ export const HEADERS: Record<string, HeaderObject> = {
     schema: { type: 'string' },
   },
   Link: { description: 'The changelog entry: <…/changelog>; rel="deprecation".', schema: { type: 'string' } },
+  'X-Content-Type-Options': {
+    description: 'nosniff, on every answer: a browser takes the body as the Content-Type says, never as script.',
+    required: true,
+    schema: { type: 'string', enum: ['nosniff'] },
+  },
+  'X-Frame-Options': {
+    description: 'DENY, on every answer (with the Content-Security-Policy frame-ancestors): no page may frame ours.',
+    required: true,
+    schema: { type: 'string', enum: ['DENY'] },
+  },
 };
+
+/** The browser-protection headers every answer of the app carries (rest-facade/security-headers.ts). */
+const ALWAYS = ['X-Content-Type-Options', 'X-Frame-Options'];
 
 const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 const DEPRECATION = ['Deprecation', 'Sunset', 'Link'];
@@ -130,7 +143,7 @@ export function sharedResponses(): Record<string, ResponseObject> {
 }
 
 function refs(...names: string[]): Record<string, ReferenceObject> {
-  return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
+  return Object.fromEntries([...names, ...ALWAYS].map((name) => [name, headerRef(name)]));
 }
 
 /** The words requireScope (access.ts) really answers with when a key lacks the scope. */
