@@ -48,6 +48,9 @@ function requireGatewaySignature(secret: string, subgraph: string): RequestHandl
  * Express 5 hands a bind failure (EADDRINUSE) to the listen callback as its argument, so a
  * callback that ignores it would report a server that never bound as listening.
  */
+/** How long a stopping subgraph lets calls in flight finish before it closes their connections. */
+const SHUTDOWN_GRACE_MS = 3_000;
+
 export function listen(app: express.Express, port: number, host: string): Promise<Server> {
   return new Promise<Server>((resolve, reject) => {
     const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
@@ -120,7 +123,12 @@ export async function listenSubgraph(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // The gateway's pooled keep-alive connections would otherwise hold the close for a minute.
       server.closeIdleConnections();
+      // A connection busy when the close began (a call the gateway already gave up on) gets a
+      // moment to finish, then goes: a stopping subgraph must not wait out the keep-alive.
+      const cutOff = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      cutOff.unref();
       await closed;
+      clearTimeout(cutOff);
       await apollo.stop();
     },
   };

@@ -6,6 +6,8 @@ import { listenSubgraph } from '../core/subgraph-server.ts';
 import type { SubgraphName } from './index.ts';
 import { SUBGRAPHS, subgraphPort } from './index.ts';
 
+const STOP_DEADLINE_MS = 10_000;
+
 /** The body of every subgraph's entry point: open the database, build the schema, listen. */
 export async function runSubgraphProcess(name: SubgraphName): Promise<void> {
   // Until it listens there is nothing to drain; afterwards, the server and the database close first.
@@ -14,6 +16,11 @@ export async function runSubgraphProcess(name: SubgraphName): Promise<void> {
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    // Whatever holds the drain (a database that does not answer), the process still goes.
+    setTimeout(() => {
+      logger.warn(`subgraph ${name}: did not stop within ${STOP_DEADLINE_MS} ms, exiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     void shutdown().finally(() => process.exit(0));
   };
   // Spawned by `serve --distributed`: the parent's IPC channel closes when it exits or is killed,
