@@ -6,7 +6,7 @@ import type { Database } from '../core/db.ts';
 import { openDatabase } from '../core/db.ts';
 import { generateInternalSecret } from '../core/internal-auth.ts';
 import { logger } from '../core/logger.ts';
-import { listen } from '../core/subgraph-server.ts';
+import { listen } from '../core/http-listen.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import { distributedSubgraphUrls, prepareDatabase, startRuntime } from '../gateway/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';

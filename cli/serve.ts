@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Config } from '../core/config.ts';
+import { listen } from '../core/http-listen.ts';
 import { logger } from '../core/logger.ts';
 import { startRuntime } from '../gateway/runtime.ts';
 import type { Runtime } from '../gateway/runtime.ts';
@@ -11,9 +12,10 @@ export type RunningServer = { runtime: Runtime; server: Server; url: string; sto
 export async function serve(config: Config): Promise<RunningServer> {
   const runtime = await startRuntime(config);
   const app = createApp(runtime);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-    listening.once('error', reject);
+  // A port already taken fails the start, and what the runtime opened is let go first.
+  const server = await listen(app, config.port, config.host).catch(async (error: unknown) => {
+    await runtime.close();
+    throw error;
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -5,6 +5,7 @@ import type { Request, RequestHandler } from 'express';
 import express from 'express';
 import type { RequestScope } from './context.ts';
 import { scopeFromHeaders } from './context.ts';
+import { listen } from './http-listen.ts';
 import { verifyRequest } from './internal-auth.ts';
 import { logger } from './logger.ts';
 import type { Subgraph } from './subgraph.ts';
@@ -44,18 +45,8 @@ function requireGatewaySignature(secret: string, subgraph: string): RequestHandl
   };
 }
 
-/**
- * Express 5 hands a bind failure (EADDRINUSE) to the listen callback as its argument, so a
- * callback that ignores it would report a server that never bound as listening.
- */
 /** How long a stopping subgraph lets calls in flight finish before it closes their connections. */
 const SHUTDOWN_GRACE_MS = 3_000;
-
-export function listen(app: express.Express, port: number, host: string): Promise<Server> {
-  return new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
-  });
-}
 
 export type SubgraphListenOptions = {
   /** Interface to bind; loopback unless the deployment says otherwise. */

@@ -42,6 +42,13 @@ describe('the landgraph command', () => {
     await server.stop();
   });
 
+  it('refuses to start when its port is taken, rather than reporting a server that never bound', async () => {
+    const taken = new URL(server.url).port;
+    await expect(serve({ ...config, port: Number(taken) })).rejects.toThrow(/EADDRINUSE|address already in use/);
+    // the first server still answers: the failed start let go of only what it opened itself
+    await request(server.url).get('/api/health').expect(200);
+  });
+
   it('prints sandbox samples as JSON while the server holds the database', async () => {
     const { stdout } = await cli(['sandbox', 'samples'], config);
     const samples = JSON.parse(stdout) as Array<{
