@@ -12,8 +12,8 @@ export const ErrorCodes = {
   PAYLOAD_TOO_LARGE: 413,
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
-  /** A third-party source we read live (a state's map service) failed: down, timed out or unreadable. */
-  UPSTREAM_UNAVAILABLE: 503,
+  /** A source behind a layer failed (a state's map service, the object store, a subgraph service): down, timed out or unreadable. */
+  UPSTREAM_UNAVAILABLE: 502,
   /** Our own side cannot serve right now: the database is unreachable, or a stage ran over its budget. */
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
@@ -22,15 +22,16 @@ export const ErrorCodes = {
 export type ErrorCode = keyof typeof ErrorCodes;
 
 /**
- * One rule for failures behind the facade (docs/decisions.md): whatever failed — our database,
- * a subgraph, a state's live service — the caller gets 503 with `retryable: true` and this
- * Retry-After, because what the caller can do is the same: try again shortly. 500 is left for
- * our own faults, which retrying will not mend.
+ * One rule for failures behind the facade (docs/decisions.md, DESIGN.md §4): a source behind a
+ * layer that fails (a state's live service, the object store, a subgraph service) is 502; the
+ * service itself unable to answer (its database unreachable, a stage over its time budget) is
+ * 503. Both carry `retryable: true` and this Retry-After, because what the caller can do is the
+ * same: try again shortly. 500 is left for our own faults, which retrying will not mend.
  */
 export const RETRY_AFTER_SECONDS = 5;
 
 /** Whether a failure with this status may go away by itself, so the caller should retry. */
-export const isRetryableStatus = (status: number): boolean => status === 503;
+export const isRetryableStatus = (status: number): boolean => status === 502 || status === 503;
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -120,7 +120,7 @@ export async function createGraph(mode: GraphMode): Promise<Graph> {
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       answerPlugin,
       {
-        // The one rule for failures behind the service holds on /graphql too: a 503 says when to retry.
+        // The one rule for failures behind the service holds on /graphql too: a 502 or 503 says when to retry.
         async requestDidStart() {
           return {
             async willSendResponse({ response, errors, contextValue }) {

@@ -73,9 +73,11 @@ Query values are text on the wire: numbers are documented as strings of decimal 
 rate-limit refusals and wrong methods always take that last, plain shape. Every answer of a route carries an
 \`X-Request-Id\`; quote it to support.
 
-**Failures behind the service.** One rule on every route: when something the answer depends on fails and may
-come back (the service's database, a state's live map service, a stage over its time budget) the answer is a 503
-with \`retryable: true\` in the body and \`Retry-After\` (seconds). A 500 is a fault of ours that retrying will not mend.
+**Failures behind the service.** One rule on every route, for failures that may pass: when a source behind a
+layer fails (a state's live map service, the object store, a service of the graph that did not answer) the answer
+is a 502; when the service itself cannot answer (its database unreachable, a stage over its time budget) it is a
+503. Both carry \`retryable: true\` in the body and \`Retry-After\` (seconds). A 500 is a fault of ours that
+retrying will not mend.
 
 ${GRAPHQL_DOCS}`;
 

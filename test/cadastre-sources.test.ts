@@ -743,13 +743,13 @@ describe('cadastre fallbacks through the REST facade', () => {
     [{ kind: 'slow' as const, delayMs: 1500 }, /The live VIC cadastre did not answer within 400 ms\./],
     [{ kind: 'malformed' as const }, /answered something that is not JSON/],
   ])(
-    'turns a live failure (%o) into a retryable 503 naming it, for lookups and windows alike',
+    'turns a live failure (%o) into a retryable 502 naming it, for lookups and windows alike',
     async (mode, reason) => {
       server.failWith(mode);
       try {
         const lookup = await get('/api/cadastre/lookup', liveKey)
           .query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng, state: 'VIC' })
-          .expect(503);
+          .expect(502);
         expect(lookup.body).toEqual({
           success: false,
           source: null,
@@ -762,7 +762,7 @@ describe('cadastre fallbacks through the REST facade', () => {
         const w = f.smallWindow;
         const window = await get('/api/cadastre/bbox', liveKey)
           .query({ bbox: [w.west, w.south, w.east, w.north].join(','), state: 'VIC' })
-          .expect(503);
+          .expect(502);
         expect(window.body).toMatchObject({
           type: 'FeatureCollection',
           features: [],
@@ -813,7 +813,7 @@ describe('cadastre fallbacks through the REST facade', () => {
     expect(server.requests.length - before).toBe(1);
   });
 
-  it('by-address and envelope-by-address match a live address and find its parcel live; an outage and over budget are 503', async () => {
+  it('by-address and envelope-by-address match a live address and find its parcel live; an outage is 502, over budget 503', async () => {
     // The sandbox address of the VIC fixture parcel, held as live G-NAF data for this test only.
     await db.exec(`
       INSERT INTO address.locality (dataset, locality_pid, locality_name, state, postcode)
@@ -849,9 +849,9 @@ describe('cadastre fallbacks through the REST facade', () => {
       const gap = await get('/v1/envelope-by-address', liveKey).query({ address: f.vicParcel.address }).expect(422);
       expect(gap.body).toMatchObject({ success: false, stage: 'envelope', retryable: false });
       expect(gap.body.stages[1]).toMatchObject({ stage: 'parcel', status: 'ok', source: 'live:vic/cadastre' });
-      // an upstream cadastre outage is the parcel stage's own 503, worth retrying
+      // an upstream cadastre outage is the parcel stage's own 502, worth retrying
       server.failWith({ kind: 'http', status: 500 });
-      const outage = await get('/v1/envelope-by-address', liveKey).query({ address: f.vicParcel.address }).expect(503);
+      const outage = await get('/v1/envelope-by-address', liveKey).query({ address: f.vicParcel.address }).expect(502);
       expect(outage.body).toMatchObject({ success: false, stage: 'parcel', retryable: true });
       expect(outage.headers['retry-after']).toBe('5');
       const stages = outage.body.stages as Array<{ stage: string }>;

@@ -89,7 +89,7 @@ describe('envelope by address when a later stage fails (embedded)', () => {
     }
   });
 
-  it('answers 503 at the envelope stage, retryable with Retry-After, when a planning source fails', async () => {
+  it('answers 502 at the envelope stage, retryable with Retry-After, when a planning source fails', async () => {
     const { app, runtime, key } = await testRuntime();
     const address = await grzAddress();
     await runtime.db.exec('ALTER TABLE roads.centreline RENAME TO centreline_offline');
@@ -98,7 +98,7 @@ describe('envelope by address when a later stage fails (embedded)', () => {
         .get('/v1/envelope-by-address')
         .set('Authorization', `Bearer ${key}`)
         .query({ address })
-        .expect(503);
+        .expect(502);
       expect(res.body).toMatchObject({ success: false, stage: 'envelope', retryable: true });
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body.stages[1]).toMatchObject({ stage: 'parcel', status: 'ok' });

@@ -10,6 +10,10 @@ import { startRuntime } from '../gateway/runtime.ts';
 import { newSecret } from '../platform/secrets.ts';
 import { UsageMeter } from '../platform/usage.ts';
 import { createApp } from '../rest-facade/app.ts';
+import type { ArcGisTestServer } from './support/arcgis-server.ts';
+import { startArcGisServer } from './support/arcgis-server.ts';
+import type { Fixtures } from './support/fixtures.ts';
+import { loadFixtures } from './support/fixtures.ts';
 import { captureLog } from './support/log-capture.ts';
 import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 import { TcpProxy } from './support/tcp-proxy.ts';
@@ -208,6 +212,103 @@ describe('a database outage', () => {
       behind.proxy.up();
     }
     expect((await calls()['a known key']).status).toBe(200);
+  });
+});
+
+describe('the rule for failures behind the service, across routes', () => {
+  let behind: Awaited<ReturnType<typeof databaseBehindProxy>>;
+  let source: ArcGisTestServer;
+  let runtime: Runtime;
+  let app: ReturnType<typeof createApp>;
+  let liveKey: string;
+  let parcel: Fixtures['vicParcel'];
+
+  beforeAll(async () => {
+    const shared = (await testRuntime()).runtime;
+    parcel = (await loadFixtures(shared.db)).vicParcel;
+    // The state's live cadastre service, which the test fails; a live key reads it and live G-NAF.
+    source = await startArcGisServer({ Vicmap_Parcel: { features: [] } });
+    await shared.db.exec(`
+      INSERT INTO address.locality (dataset, locality_pid, locality_name, state, postcode)
+        SELECT 'live', l.locality_pid, l.locality_name, l.state, l.postcode FROM address.locality l
+        JOIN address.address_detail a ON a.dataset = l.dataset AND a.locality_pid = l.locality_pid
+        WHERE a.dataset = 'sandbox' AND a.gnaf_pid = '${parcel.gnaf_pid}';
+      INSERT INTO address.street_locality (dataset, street_locality_pid, locality_pid, street_name, street_type_code, street_suffix_code)
+        SELECT 'live', s.street_locality_pid, s.locality_pid, s.street_name, s.street_type_code, s.street_suffix_code
+        FROM address.street_locality s JOIN address.address_detail a
+          ON a.dataset = s.dataset AND a.street_locality_pid = s.street_locality_pid
+        WHERE a.dataset = 'sandbox' AND a.gnaf_pid = '${parcel.gnaf_pid}';
+      INSERT INTO address.address_detail (dataset, gnaf_pid, street_locality_pid, locality_pid, state, postcode,
+          number_first, number_last, lot_number, flat_number, formatted_address, search_key, geocode_type, geom)
+        SELECT 'live', gnaf_pid, street_locality_pid, locality_pid, state, postcode, number_first, number_last,
+          lot_number, flat_number, formatted_address, search_key, geocode_type, geom
+        FROM address.address_detail WHERE dataset = 'sandbox' AND gnaf_pid = '${parcel.gnaf_pid}';
+      INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
+        VALUES ('live', 'address', 'VIC', 'Incorporates or developed using G-NAF (c) Geoscape Australia', 'Open G-NAF EULA', 'gnaf-test');`);
+    behind = await databaseBehindProxy();
+    const config = testConfig({
+      LANDGRAPH_CADASTRE_LIVE: `VIC=${source.layerUrl('Vicmap_Parcel')}`,
+      LANDGRAPH_CADASTRE_LIVE_TIMEOUT_MS: '400',
+    });
+    runtime = await startRuntime(config, { prepare: false, db: behind.db });
+    app = createApp(runtime);
+    liveKey = await createTestKey(runtime, { kind: 'live' });
+  });
+  afterAll(async () => {
+    source?.failWith(null);
+    behind?.proxy.up();
+    await runtime?.close();
+    await behind?.close();
+    await source?.close();
+    const shared = (await testRuntime()).runtime;
+    await shared.db.exec(`
+      DELETE FROM address.address_detail WHERE dataset = 'live';
+      DELETE FROM address.street_locality WHERE dataset = 'live';
+      DELETE FROM address.locality WHERE dataset = 'live';
+      DELETE FROM public.dataset_source WHERE dataset = 'live';`);
+    shared.catalog.invalidate();
+  });
+
+  /** Two routes that read the same cadastre source: by point, and by address (DESIGN.md §4). */
+  const calls = () => ({
+    lookup: request(app)
+      .get('/api/cadastre/lookup')
+      .set('Authorization', `Bearer ${liveKey}`)
+      .query({ lat: parcel.lat, lng: parcel.lng, state: 'VIC' }),
+    'by-address': request(app)
+      .get('/api/cadastre/by-address')
+      .set('Authorization', `Bearer ${liveKey}`)
+      .query({ q: parcel.address }),
+  });
+
+  it('answers the same failure with the same status on every route: a source down is 502, the database down 503', async () => {
+    source.failWith({ kind: 'http', status: 500 });
+    try {
+      for (const [route, call] of Object.entries(calls())) {
+        const res = await call;
+        expect({ route, status: res.status }).toEqual({ route, status: 502 });
+        expect(res.headers['retry-after'], route).toBe('5');
+        expect(res.body, route).toMatchObject({ success: false, data: null, retryable: true });
+        expect(res.body.error, route).toMatch(/cadastre source failed/);
+      }
+    } finally {
+      source.failWith(null);
+    }
+    behind.proxy.down();
+    try {
+      for (const [route, call] of Object.entries(calls())) {
+        const res = await call;
+        expect({ route, status: res.status }).toEqual({ route, status: 503 });
+        expect(res.headers['retry-after'], route).toBe('5');
+        expect(res.body, route).toMatchObject({
+          success: false,
+          retryable: true,
+          error: 'The service is temporarily unavailable.',
+        });
+      }
+    } finally {
+      behind.proxy.up();
+    }
   });
 });
 

@@ -210,6 +210,44 @@ describe('OpenAPI document generated from the route table', () => {
     );
   });
 
+  it('documents the rule for failures behind a route: 502 where a source can fail, 503 on every route', () => {
+    const exampleOf = (path: string, status: string): Record<string, unknown> => {
+      const op = operationOf(
+        doc,
+        ROUTES.find((r) => r.path === path)!,
+      );
+      const response = responseOf(doc, op, status);
+      expect(response, `${path} ${status}`).toBeDefined();
+      expect(response!.headers, `${path} ${status}`).toHaveProperty('Retry-After');
+      return response!.content!['application/json']!.example as Record<string, unknown>;
+    };
+    const sourceRoutes = [
+      '/api/cadastre/lookup',
+      '/api/cadastre/bbox',
+      '/api/cadastre/by-address',
+      '/api/cadastre/lot-detail/:propertyId',
+      '/v1/planning-provisions',
+      '/api/envelope',
+      '/api/ugb/at-point',
+      '/api/contours/terrain-stats',
+    ];
+    for (const path of sourceRoutes) {
+      expect(exampleOf(path, '502'), path).toMatchObject({ success: false, retryable: true });
+      expect(exampleOf(path, '503'), path).toMatchObject({ success: false, retryable: true });
+    }
+    // by-address meets both: its cadastre source failing (502) and a stage over its budget (503)
+    expect(exampleOf('/api/cadastre/by-address', '502').error).toMatch(/cadastre source failed/);
+    expect(exampleOf('/api/cadastre/by-address', '503').error).toMatch(/budget/);
+    // a route with no source of its own documents only the service's own 503
+    const usage = operationOf(
+      doc,
+      ROUTES.find((r) => r.path === '/v1/usage')!,
+    );
+    expect(Object.keys(usage.responses)).not.toContain('502');
+    expect(exampleOf('/v1/usage', '503').error).toBe('The service is temporarily unavailable.');
+    expect(doc.info.description).toMatch(/source behind a\s+layer fails[^]*502[^]*503/);
+  });
+
   it('still documents a route with no response schema, as a generic object', () => {
     const extra = defineRoute({
       method: 'post',

@@ -107,10 +107,10 @@ describe('UGB from the live Vicmap service', () => {
     });
   });
 
-  it('answers a retryable 503 naming the live source when the service fails, and a test key never asks it', async () => {
+  it('answers a retryable 502 naming the live source when the service fails, and a test key never asks it', async () => {
     wfs.failWith({ kind: 'http', status: 503 });
     try {
-      const res = await atPoint(MICKLEHAM).expect(503);
+      const res = await atPoint(MICKLEHAM).expect(502);
       expect(res.body).toMatchObject({ success: false, data: null, retryable: true });
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body.error).toMatch(/live VIC planning service/);

@@ -4,7 +4,7 @@ const nullableString: SchemaObject = { type: ['string', 'null'] };
 
 const retryable: SchemaObject = {
   const: true,
-  description: 'Present on a 503 only: the failure may pass by itself; retry after Retry-After seconds.',
+  description: 'Present on a 502 or 503 only: the failure may pass by itself; retry after Retry-After seconds.',
 };
 
 /** Error bodies, one per error style of rest-facade/errors.ts, and the 401 body of DESIGN.md §4. */

@@ -182,7 +182,8 @@ export const PLANNING_SCHEMAS: Record<string, SchemaObject> = {
       stages: { type: 'array', items: stageRecord, description: 'The stages that ran, the failing one last.' },
       ...credit,
     },
-    'A stage of the pipeline failed: 404 unmatched address or no parcel, 422 envelope gap, 503 cadastre or planning outage or a stage over budget (retryable).',
+    'A stage of the pipeline failed: 404 unmatched address or no parcel, 422 envelope gap, 502 cadastre or ' +
+      'planning source outage, 503 a stage over budget or the database unreachable (both retryable).',
   ),
   UgbFeatureCollection: object({
     type: { const: 'FeatureCollection' },
@@ -248,7 +249,7 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
         message: 'No parcel with PFI 999 in VIC.',
         hint: 'Check the identifier, or ask by lat and lng.',
       },
-      503: {
+      502: {
         description: 'A planning source failed.',
         message: 'The planning source failed for this property.',
         hint: 'A planning source failed; retry shortly.',
@@ -262,8 +263,8 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
     notes:
       'Stages: address (matched as /api/cadastre/by-address does), parcel (the cadastre under the address point), ' +
       'envelope. A failing stage answers its own status with stage and retryable: 404 unmatched address or no ' +
-      'parcel, 422 envelope formula gap, 503 a source outage or a stage over its timeout_ms (retryable, with ' +
-      'Retry-After).',
+      'parcel, 422 envelope formula gap, 502 a cadastre or planning source outage, 503 a stage over its ' +
+      'timeout_ms (both retryable, with Retry-After).',
     alsoReturns: {
       '404': {
         description: 'The address did not match, or no parcel lies under it.',
@@ -275,10 +276,15 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
         schema: schemaRef('EnvelopeStageFailure'),
         credited: true,
       },
+      '502': {
+        description: 'The cadastre or planning source failed (retryable: retry after Retry-After seconds).',
+        schema: schemaRef('EnvelopeStageFailure'),
+        credited: true,
+      },
       '503': {
         description:
-          'The cadastre or planning source failed, or a stage did not finish in its budget (retryable: retry ' +
-          'after Retry-After seconds).',
+          'A stage did not finish in its budget, or the database is unreachable (retryable: retry after ' +
+          'Retry-After seconds).',
         schema: schemaRef('EnvelopeStageFailure'),
         credited: true,
       },
@@ -302,7 +308,7 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
         message: 'No road centreline runs along any boundary of this parcel.',
         hint: 'The envelope formula has no answer for this parcel; /v1/planning-provisions still gives its rules.',
       },
-      503: {
+      502: {
         description: 'A planning source failed.',
         message: 'The envelope source failed for this property; other layers are unaffected. Retry later.',
         hint: 'A planning source failed; retry shortly.',
@@ -318,7 +324,7 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
       'bbox spans at most 2 degrees per axis; more than 1000 polygons is refused, never truncated. Served from ' +
       'the mirror, else from the live Vicmap service (source live:vic/ugb) for live keys and the map mount.',
     raises: {
-      503: {
+      502: {
         description: 'The live urban growth boundary service failed (where no mirror holds the boundary).',
         message: 'The live VIC planning service did not answer within 4000 ms. Retry shortly.',
         hint: 'Retry shortly.',
@@ -331,7 +337,7 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
     credited: true,
     headers: ['X-Mirror-Source'],
     raises: {
-      503: {
+      502: {
         description: 'The live urban growth boundary service failed (where no mirror holds the boundary).',
         message: 'The live VIC planning service did not answer within 4000 ms. Retry shortly.',
         hint: 'Retry shortly.',

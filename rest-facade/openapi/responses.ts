@@ -1,4 +1,4 @@
-import { AppError, DatabaseUnavailableError } from '../../core/errors.ts';
+import { AppError, DatabaseUnavailableError, isRetryableStatus } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/errors.ts';
 import { requireScope } from '../access.ts';
 import { errorBody } from '../errors.ts';
@@ -207,18 +207,30 @@ class RouteResponses {
   }
 
   /**
-   * Every route can meet a failure behind it (the database at least), answered by one rule: 503,
-   * retryable, with Retry-After. A route whose own source can fail says which in its description.
+   * The rule for failures behind a route (core/errors.ts), both retryable with Retry-After: 502
+   * when a source behind one of its layers failed (only routes that read one document it), 503
+   * when the service itself cannot answer, which every route can meet (its database at least).
    */
-  unavailable(own: RaisedError | undefined): void {
+  unavailable(source: RaisedError | undefined, own: RaisedError | undefined): void {
+    const retry = 'Retryable: retry after Retry-After seconds.';
+    if (source) {
+      this.responses['502'] = {
+        description: `${source.description} ${retry}`,
+        headers: this.headers(true, 'Retry-After'),
+        content: json(
+          ERROR_SCHEMA[this.route.errorStyle],
+          exampleBody(this.route.errorStyle, new AppError('UPSTREAM_UNAVAILABLE', source.message, source.hint)),
+        ),
+      };
+    }
     const example = own
-      ? new AppError('UPSTREAM_UNAVAILABLE', own.message, own.hint)
+      ? new AppError('SERVICE_UNAVAILABLE', own.message, own.hint)
       : new DatabaseUnavailableError(undefined);
     const description = own
       ? `${own.description} Or the service's own database is unreachable.`
       : "The service's database is unreachable for a moment.";
     this.responses['503'] = {
-      description: `${description} Retryable: retry after Retry-After seconds.`,
+      description: `${description} ${retry}`,
       headers: this.headers(true, 'Retry-After'),
       content: json(ERROR_SCHEMA[this.route.errorStyle], exampleBody(this.route.errorStyle, example)),
     };
@@ -317,16 +329,16 @@ export function routeResponses(
     'Retry later; if it persists, contact support with the X-Request-Id.',
   );
   out.raised('422', 'UNPROCESSABLE', doc?.raises?.[422]);
-  out.unavailable(doc?.raises?.[503]);
+  out.unavailable(doc?.raises?.[502], doc?.raises?.[503]);
   // a route's own bodies for other statuses win over the shared error responses (e.g. its own 500 shape)
   for (const [status, other] of Object.entries(doc?.alsoReturns ?? {})) {
     out.responses[status] = {
       description: other.description,
-      // app.ts sends Retry-After with every 503, whatever body the route gives it.
+      // app.ts sends Retry-After with every 502 and 503, whatever body the route gives it.
       headers: out.headers(
         true,
         ...(other.credited ? CREDIT_HEADERS : []),
-        ...(status === '503' ? ['Retry-After'] : []),
+        ...(isRetryableStatus(Number(status)) ? ['Retry-After'] : []),
       ),
       content: { [contentType]: { schema: other.schema } },
     };

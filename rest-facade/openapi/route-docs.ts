@@ -24,8 +24,12 @@ export type RouteDoc = {
   /** Rules between parameters (zod refinements) that per-parameter schemas cannot express. */
   notes?: string;
   /** Errors raised by the handler beyond the bad-input, auth, rate-limit and internal ones. */
-  /** 503: a failure behind the route that may pass (one rule for every route, core/errors.ts). */
-  raises?: { 404?: RaisedError; 422?: RaisedError; 503?: RaisedError };
+  /**
+   * Failures behind the route that may pass (one rule for every route, core/errors.ts): 502 a
+   * source behind one of its layers failed; 503 the service itself could not answer in time
+   * (every route documents 503 for its database; this adds its own cause, such as a budget).
+   */
+  raises?: { 404?: RaisedError; 422?: RaisedError; 502?: RaisedError; 503?: RaisedError };
   /** Other statuses answered with a body of the route's own; `credited` when it may carry third-party data. */
   alsoReturns?: Record<string, { description: string; schema: SchemaObject; credited?: boolean }>;
   /** Further headers of the 200 beyond the shared ones (names in HEADERS of responses.ts). */
@@ -70,7 +74,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         message: 'No parcel found at this point in VIC.',
         hint: 'If the point is in another state, pass state=<code>.',
       },
-      503: {
+      502: {
         description: 'The cadastre source failed for this lookup.',
         message: 'The cadastre source failed for this lookup.',
         hint: 'Retry shortly.',
@@ -86,7 +90,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
       `The window spans at most ${MAX_BBOX_SPAN_DEGREES} degrees per axis; one holding more than ` +
       `${MAX_BBOX_FEATURES} parcels is refused with 400, never truncated.`,
     raises: {
-      503: {
+      502: {
         description: 'The cadastre source is unavailable for this window.',
         message: 'The cadastre source is unavailable for this window.',
         hint: 'Retry shortly.',
@@ -108,8 +112,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         message: "No address matches '1 Imaginary Lane, Huntly VIC 3551'.",
         hint: 'Check the number, street name and type, and suburb; the state and postcode narrow the search.',
       },
+      502: {
+        description: 'The address matched, but the cadastre source failed for its point.',
+        message: '2 Dwyer Street, Huntly VIC 3551 was matched, but the cadastre source failed for its point.',
+        hint: 'Retry shortly.',
+      },
       503: {
-        description: 'A stage did not finish within its budget, or the cadastre source failed for the point.',
+        description: 'A stage did not finish within its budget.',
         message: 'The address lookup did not finish within its 250 ms budget.',
         hint: 'Retry, or raise timeout_ms (up to 12000).',
       },
@@ -138,7 +147,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         message: "No parcel found for '999999999'.",
         hint: 'Pass a PFI with state, a gnaf_pid, or a lot/plan reference such as 3\\PS612345.',
       },
-      503: {
+      502: {
         description: 'The cadastre source failed for this lot.',
         message: 'The cadastre source failed for this lot.',
         hint: 'Retry shortly.',
@@ -194,6 +203,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
         description: 'No property with that gnaf_pid, or no parcel with that PFI in the state.',
         message: 'No property with gnaf_pid GAVIC000000000.',
         hint: 'Identifiers are stable across releases; check it was copied whole, or look the property up by lat and lng.',
+      },
+      502: {
+        description: 'The service holding the property itself did not answer (a failing layer alone answers 200).',
+        message: 'The cadastre service did not answer.',
       },
     },
   },

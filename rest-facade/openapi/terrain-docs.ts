@@ -139,7 +139,7 @@ export const TERRAIN_ROUTE_DOCS: Record<string, RouteDoc> = {
       'truncated. Lines are traced over the DEM by marching squares, joined across tiles, cut at the window edges ' +
       'and simplified to half a pixel at the zoom.',
     raises: {
-      503: {
+      502: {
         description: 'The terrain source failed for this window.',
         message: 'The terrain source failed for this window.',
         hint: 'Retry shortly.',
@@ -159,7 +159,7 @@ export const TERRAIN_ROUTE_DOCS: Record<string, RouteDoc> = {
         message: 'Terrain data does not cover QLD yet.',
         hint: 'Terrain covers the mirrored areas of VIC and NSW; check the state and that the polygon is [lng, lat].',
       },
-      503: {
+      502: {
         description: 'The terrain source failed for this polygon.',
         message: 'The terrain source failed for this polygon.',
         hint: 'Retry shortly.',
@@ -179,7 +179,7 @@ export const TERRAIN_ROUTE_DOCS: Record<string, RouteDoc> = {
         message: 'No parcel found at this point in VIC.',
         hint: 'Pass a point on a lot (not a road), a PFI with its state, or a bbox.',
       },
-      503: {
+      502: {
         description: 'The terrain source failed for this land.',
         message: 'The terrain source failed for this lot.',
         hint: 'Retry shortly.',

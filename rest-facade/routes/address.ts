@@ -221,7 +221,7 @@ export const cadastreByAddress = defineRoute({
     const layer = await parcelUnder(graph, scope, match, budget);
     if (layer.status === 'error')
       throw new AppError(
-        'SERVICE_UNAVAILABLE',
+        'UPSTREAM_UNAVAILABLE',
         `${match.address.formatted_address} was matched, but the cadastre source failed for its point.`,
         layer.message ?? 'Retry shortly.',
       );

@@ -19,7 +19,7 @@ import { ENVELOPE_FIELDS, LOT_PARAMS, envelopeToRest, lotVariable, provisionsToR
 function envelopeUnavailable(envelope: EnvelopeLayerFields): AppError {
   if (envelope.status === 'error') {
     return new AppError(
-      'SERVICE_UNAVAILABLE',
+      'UPSTREAM_UNAVAILABLE',
       envelope.message ?? 'A planning source failed.',
       'A planning source failed; retry shortly.',
     );
@@ -146,8 +146,9 @@ async function addressStage(
   try {
     return { result: await run() };
   } catch (error) {
-    if (error instanceof AppError && error.status === 503) {
-      return { failure: stageFailure(503, 'address', true, error.message, error.hint ?? null, [], error) };
+    // A retryable failure keeps its own status: 502 when a source failed, 503 when we could not answer.
+    if (error instanceof AppError && error.retryable) {
+      return { failure: stageFailure(error.status, 'address', true, error.message, error.hint ?? null, [], error) };
     }
     throw error;
   }
@@ -206,8 +207,8 @@ export const envelopeByAddress = defineRoute({
         ),
       ).property;
     } catch (error) {
-      if (error instanceof AppError && error.status === 503) {
-        return stageFailure(503, 'parcel', true, error.message, error.hint ?? null, stages, error);
+      if (error instanceof AppError && error.retryable) {
+        return stageFailure(error.status, 'parcel', true, error.message, error.hint ?? null, stages, error);
       }
       throw error;
     }

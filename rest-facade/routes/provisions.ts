@@ -19,7 +19,7 @@ export const planningProvisions = defineRoute({
     const layer = property.layer;
     if (layer.status === 'error' || !layer.data) {
       throw new AppError(
-        layer.status === 'error' ? 'SERVICE_UNAVAILABLE' : 'NOT_FOUND',
+        layer.status === 'error' ? 'UPSTREAM_UNAVAILABLE' : 'NOT_FOUND',
         layer.message ?? 'No provisions could be worked out here.',
         layer.status === 'error' ? 'A planning source failed; retry shortly.' : undefined,
       );

@@ -44,7 +44,7 @@ type UgbCollection = LayerFields & {
   }>;
 };
 
-/** The live UGB service failed (no mirror holds the boundary): a 503 naming it. */
+/** The live UGB service failed (no mirror holds the boundary): a 502 naming it. */
 const sourceFailed = (layer: LayerFields) =>
   new AppError(
     'UPSTREAM_UNAVAILABLE',
