@@ -12,6 +12,7 @@ import { BoundedMemo } from './bounded-memo.ts';
 import type { Config } from './config.ts';
 import { driverError, driverQuery, rowsOf } from './driver-sql.ts';
 import { logger } from './logger.ts';
+import { landgraphPostgis } from './postgis-bundle.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -195,9 +196,9 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
 }
 
 async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Database> {
-  const [{ PGlite }, { postgis }, { PGLiteSocketServer }, { PrismaPGlite }] = await Promise.all([
+  const [{ PGlite }, postgis, { PGLiteSocketServer }, { PrismaPGlite }] = await Promise.all([
     import('@electric-sql/pglite'),
-    import('@electric-sql/pglite-postgis'),
+    landgraphPostgis(),
     import('@electric-sql/pglite-socket'),
     import('pglite-prisma-adapter'),
   ]);
