@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Extension } from '@electric-sql/pglite';
 
@@ -118,7 +118,7 @@ export async function landgraphPostgis(): Promise<Extension> {
       const published = await postgis.setup(pg, emscriptenOpts);
       if (!published.bundlePath) return published;
       const bundle = cutPostgisBundle(fileURLToPath(published.bundlePath), version);
-      return { ...published, bundlePath: new URL(`file://${bundle}`) };
+      return { ...published, bundlePath: pathToFileURL(bundle) };
     },
   };
 }
