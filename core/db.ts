@@ -253,6 +253,12 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
   };
 }
 
+/** Where another process reaches the embedded database of `dataDir`; undefined when no live process owns it. */
+export function embeddedDatabaseUrl(dataDir: string): string | undefined {
+  const owner = readSocketRecord(dataDir);
+  return owner ? pgliteUrl(owner.port) : undefined;
+}
+
 /**
  * PostgreSQL when DATABASE_URL is set; otherwise the embedded PGlite + PostGIS in the data
  * folder, reached over its socket when another live process already owns the folder.
