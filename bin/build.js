@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // The production build: the TypeScript sources compiled to dist/ (tsconfig.build.json), with the
 // files the code reads beside itself (GraphQL schemas, migrations, the supergraph, the changelog)
-// copied into the same layout, so `npm start` runs plain JavaScript and compiles nothing.
+// copied into the same layout, and the embedded supergraph composed, so `npm start` runs plain
+// JavaScript and compiles nothing.
 // `node bin/build.js` builds when dist/ is older than any source; `--force` builds regardless.
 // Plain JavaScript, since it must run before anything is compiled.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -74,6 +75,18 @@ export function build(root = ROOT) {
     });
   }
   for (const file of ASSET_FILES) cpSync(join(root, file), join(dist, file));
+  // the embedded supergraph, composed once here rather than at every start (gateway/graph.ts)
+  const compose = pathToFileURL(join(dist, 'gateway', 'compose.js')).href;
+  const supergraph = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { composeSupergraph } = await import(${JSON.stringify(compose)}); process.stdout.write(composeSupergraph());`,
+    ],
+    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  writeFileSync(join(dist, 'gateway', 'supergraph.embedded.graphql'), supergraph);
   writeFileSync(join(dist, STAMP), String(started));
   return true;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { composeSupergraph } from '../gateway/compose.ts';
 import { testConfig } from './support/runtime.ts';
 
 type BuildModule = { compiledEntry: (root?: string) => string | undefined };
@@ -69,6 +70,10 @@ describe('the production build', () => {
       /from '\.{1,2}\/[^']*\.ts'|import\('\.{1,2}\/[^']*\.ts'\)/.test(readFileSync(file, 'utf8')),
     );
     expect(stillTs).toEqual([]);
+    // what the built server reads instead of composing at start: the sources' composition
+    expect(readFileSync(join(ROOT, 'dist', 'gateway', 'supergraph.embedded.graphql'), 'utf8')).toBe(
+      composeSupergraph(),
+    );
     const config = testConfig({ PORT: '0' });
     // no tsx loader here: a .ts file reached from dist/ would fail to load
     const script = `const { main } = await import(${JSON.stringify(`file://${entry}`)}); process.exitCode = await main(['serve']);`;
