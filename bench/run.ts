@@ -92,8 +92,8 @@ function options() {
   const phases = new Set<Phase>(only === undefined ? PHASES : [only as Phase]);
   const counts = (name: 'address-connections' | 'planning-connections') =>
     values[name].split(',').map((n) => int(name, n.trim(), 1, 256));
-  const startEntry = values['start-entry'];
-  if (startEntry !== 'dist' && startEntry !== 'sources') throw new Error('--start-entry must be dist or sources');
+  const startEntry: 'dist' | 'sources' = values['start-entry'] === 'sources' ? 'sources' : 'dist';
+  if (values['start-entry'] !== startEntry) throw new Error('--start-entry must be dist or sources');
   return {
     phases,
     startEntry,
