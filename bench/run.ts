@@ -78,6 +78,7 @@ function options() {
       'start-entry': { type: 'string', default: 'dist' },
       'start-requests': { type: 'string', default: '1000' },
       'warm-starts': { type: 'string', default: '3' },
+      'start-node-args': { type: 'string', default: '' },
       profile: { type: 'boolean', default: false },
       'no-docs': { type: 'boolean', default: false },
     },
@@ -99,6 +100,7 @@ function options() {
     startEntry,
     startRequests: int('start-requests', values['start-requests'], 1, 100_000),
     warmStarts: int('warm-starts', values['warm-starts'], 1, 10),
+    startNodeArgs: values['start-node-args'].split(' ').filter(Boolean),
     addressQueries: int('address-queries', values['address-queries'], 3, 100_000),
     addressConnections: counts('address-connections'),
     planningLots: int('planning-lots', values['planning-lots'], 3, 100_000),
@@ -379,10 +381,14 @@ async function planningPhase(
 
 /** The embedded default's start times and memory (bench/start-phase.ts), written to the docs. */
 async function startPhase(opts: Options, code: string): Promise<void> {
+  const flags = opts.startNodeArgs;
   const entry =
     opts.startEntry === 'dist'
-      ? { label: 'node bin/landgraph.js serve, from the build in dist/', args: ['bin/landgraph.js', 'serve'] }
-      : { label: 'the sources through tsx', args: ['--import', 'tsx', 'bench/serve-sources.ts'] };
+      ? {
+          label: `node ${[...flags, 'bin/landgraph.js', 'serve'].join(' ')}, from the build in dist/`,
+          args: [...flags, 'bin/landgraph.js', 'serve'],
+        }
+      : { label: 'the sources through tsx', args: [...flags, '--import', 'tsx', 'bench/serve-sources.ts'] };
   if (opts.startEntry === 'dist') execFileSync(process.execPath, ['bin/build.js'], { cwd: ROOT, stdio: 'inherit' });
   const loadAvg = loadavg()
     .map((n) => n.toFixed(1))

@@ -7,7 +7,7 @@
  * the process spent by then: on a shared machine the wall clock stretches, the CPU much less.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -91,6 +91,15 @@ async function timedStart(root: string, dataDir: string, entry: string[]): Promi
   }
   const wallS = (performance.now() - began) / 1000;
   const pid = pidOf(child);
+  // The answer must be this server's: another process may have taken the port it was given (freePort
+  // only knows the port was free a moment before), and a server that found another live owner of the
+  // folder would reach its database over the socket; either way the figures would be of something else.
+  const socket = join(dataDir, 'socket.json');
+  const owner = existsSync(socket) ? (JSON.parse(readFileSync(socket, 'utf8')) as { pid?: number }).pid : undefined;
+  if (owner !== pid)
+    throw new Error(
+      `the healthy answer was not the server's (pid ${pid}): ${dataDir} is owned by ${owner ?? 'nobody'}`,
+    );
   return { child, start: { wallS, cpuS: processTicks(pid) / TICKS_PER_S, rssMb: procStatusMb(pid, 'VmRSS') } };
 }
 
