@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'generated/', 'subgraphs/*/generated/', '.landgraph*/', 'bin/', 'coverage/'] },
+  { ignores: ['node_modules/', 'generated/', 'subgraphs/*/generated/', '.landgraph*/', 'bin/', 'coverage/', 'dist/'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

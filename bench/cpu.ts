@@ -16,7 +16,7 @@ export type CpuSnapshot = {
 };
 export type CpuUse = { processMs: number; postgresMs: number; machineBusyCores: number };
 
-function processTicks(pid: number): number {
+export function processTicks(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // fields after the command name, which may itself hold spaces and parentheses

@@ -3,11 +3,12 @@
  * server running the same SQL on the same PostgreSQL, same points, same load, same run; then
  * GET /api/cadastre/by-address and GET /api/address/autocomplete through the facade alone; then
  * GET /v1/planning-provisions and GET /v1/envelope-by-address through the facade alone
- * (`--only lookup|address|planning` runs one phase). Bounded: loopback only, every phase has a
+ * (`--only start|lookup|address|planning` runs one phase). First of all, the start phase times the
+ * embedded default's cold and warm starts and reads its memory after a mix of requests. Bounded: loopback only, every phase has a
  * fixed duration, children are stopped on any exit.
  */
 import { execFileSync } from 'node:child_process';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isDeepStrictEqual } from 'node:util';
@@ -41,6 +42,7 @@ import type { PlanningRunFacts } from './planning-report.ts';
 import { planningSection, planningTable, planningVerdict, writePlanningDocs } from './planning-report.ts';
 import type { Child } from './processes.ts';
 import { freePort, startChild, stopAllChildren, stopChildrenOnExit, waitUntilAnswering } from './processes.ts';
+import { measureStart, startDocs, startSection, startVerdict } from './start-phase.ts';
 import type { Window } from './profile.ts';
 import { monotonicUs, summariseProfiles } from './profile.ts';
 import type { RouteResult, RunFacts } from './report.ts';
@@ -53,7 +55,7 @@ const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
 /** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
 const ADDRESS_CHECK_SAMPLE = 500;
-const PHASES = ['lookup', 'address', 'planning'] as const;
+const PHASES = ['start', 'lookup', 'address', 'planning'] as const;
 type Phase = (typeof PHASES)[number];
 
 function options() {
@@ -73,6 +75,10 @@ function options() {
       'address-connections': { type: 'string', default: '1,8' },
       'planning-lots': { type: 'string', default: '1500' },
       'planning-connections': { type: 'string', default: '1,8' },
+      'start-entry': { type: 'string', default: 'dist' },
+      'start-requests': { type: 'string', default: '1000' },
+      'warm-starts': { type: 'string', default: '3' },
+      'start-node-args': { type: 'string', default: '' },
       profile: { type: 'boolean', default: false },
       'no-docs': { type: 'boolean', default: false },
     },
@@ -87,8 +93,14 @@ function options() {
   const phases = new Set<Phase>(only === undefined ? PHASES : [only as Phase]);
   const counts = (name: 'address-connections' | 'planning-connections') =>
     values[name].split(',').map((n) => int(name, n.trim(), 1, 256));
+  const startEntry: 'dist' | 'sources' = values['start-entry'] === 'sources' ? 'sources' : 'dist';
+  if (values['start-entry'] !== startEntry) throw new Error('--start-entry must be dist or sources');
   return {
     phases,
+    startEntry,
+    startRequests: int('start-requests', values['start-requests'], 1, 100_000),
+    warmStarts: int('warm-starts', values['warm-starts'], 1, 10),
+    startNodeArgs: values['start-node-args'].split(' ').filter(Boolean),
     addressQueries: int('address-queries', values['address-queries'], 3, 100_000),
     addressConnections: counts('address-connections'),
     planningLots: int('planning-lots', values['planning-lots'], 3, 100_000),
@@ -367,11 +379,41 @@ async function planningPhase(
   return { results, checks };
 }
 
+/** The embedded default's start times and memory (bench/start-phase.ts), written to the docs. */
+async function startPhase(opts: Options, code: string): Promise<void> {
+  const flags = opts.startNodeArgs;
+  const entry =
+    opts.startEntry === 'dist'
+      ? {
+          label: `node ${[...flags, 'bin/landgraph.js', 'serve'].join(' ')}, from the build in dist/`,
+          args: [...flags, 'bin/landgraph.js', 'serve'],
+        }
+      : { label: 'the sources through tsx', args: [...flags, '--import', 'tsx', 'bench/serve-sources.ts'] };
+  if (opts.startEntry === 'dist') execFileSync(process.execPath, ['bin/build.js'], { cwd: ROOT, stdio: 'inherit' });
+  const loadAvg = loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ');
+  const result = await measureStart(
+    ROOT,
+    entry,
+    { requests: opts.startRequests, warmStarts: opts.warmStarts, concurrency: 4, seed: loadConfig().sandboxSeed },
+    (text) => process.stdout.write(`${text}\n`),
+  );
+  process.stdout.write(`\n${startVerdict(result).join('\n')}\n`);
+  if (!opts.docs) return;
+  const facts = { ...machineFacts(), code, loadAvg };
+  const docs = startDocs(opts.startEntry);
+  docs.write(DOCS, result.parcels, `${docs.mark(result.parcels)}\n${startSection(facts, result)}`);
+  process.stdout.write(`\nwrote ${DOCS}\n`);
+}
+
 async function main(): Promise<void> {
   const opts = options();
   stopChildrenOnExit(stopLoad);
   // the code the servers will load, read before they start: the tree may change during a long run
   const code = codeVersion();
+  if (opts.phases.has('start')) await startPhase(opts, code);
+  if (opts.phases.size === 1 && opts.phases.has('start')) return;
   // a scaled sandbox gets its own database, so switching sizes does not reseed each time
   const databaseUrl =
     process.env.BENCH_DATABASE_URL ??

@@ -49,8 +49,10 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 function spawnSubgraph(name: SubgraphName, db: Database, config: Config, secret: string): ChildProcess {
-  const entry = fileURLToPath(new URL(`../subgraphs/${name}/index.ts`, import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // the compiled build (dist/) starts its own JavaScript; the sources need tsx
+  const compiled = import.meta.url.endsWith('.js');
+  const entry = fileURLToPath(new URL(`../subgraphs/${name}/index.${compiled ? 'js' : 'ts'}`, import.meta.url));
+  const child = spawn(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), entry], {
     env: {
       ...process.env,
       DATABASE_URL: db.url,

@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { driverError, driverQuery, rowsOf } from './driver-sql.ts';
 import { AppError, DatabaseUnavailableError } from './errors.ts';
 import { logger } from './logger.ts';
+import { landgraphPostgis } from './postgis-bundle.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -329,17 +330,29 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
   };
 }
 
+/**
+ * PostgreSQL's default 128 MB of shared buffers lives inside PGlite's WebAssembly memory and is
+ * all touched at start: about 90 MB of resident memory for a cache the operating system's file
+ * cache already provides, since PGlite reads its data folder through ordinary files. The sandbox's
+ * hot indexes fit in 32 MB many times over (docs/benchmarks.md).
+ */
+const EMBEDDED_SHARED_BUFFERS = '32MB';
+
 async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Database> {
-  const [{ PGlite }, { postgis }, { PGLiteSocketServer }, { PrismaPGlite }] = await Promise.all([
+  const [{ PGlite }, postgis, { PGLiteSocketServer }, { PrismaPGlite }] = await Promise.all([
     import('@electric-sql/pglite'),
-    import('@electric-sql/pglite-postgis'),
+    landgraphPostgis(),
     import('@electric-sql/pglite-socket'),
     import('pglite-prisma-adapter'),
   ]);
   mkdirSync(dataDir, { recursive: true });
   const pgdata = join(dataDir, 'pgdata');
   const started = Date.now();
-  const db: PGlite = await PGlite.create({ dataDir: pgdata, extensions: { postgis } });
+  const db: PGlite = await PGlite.create({
+    dataDir: pgdata,
+    extensions: { postgis },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+  });
   logger.info(`embedded database opened at ${pgdata} in ${Date.now() - started} ms`);
   // Serve the same database on a loopback port so other processes (the CLI, subgraphs in
   // distributed mode) reach it over the Postgres wire protocol while this process owns it.
@@ -393,6 +406,12 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
       await db.close();
     },
   };
+}
+
+/** Where another process reaches the embedded database of `dataDir`; undefined when no live process owns it. */
+export function embeddedDatabaseUrl(dataDir: string): string | undefined {
+  const owner = readSocketRecord(dataDir);
+  return owner ? pgliteUrl(owner.port) : undefined;
 }
 
 /**
