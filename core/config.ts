@@ -124,6 +124,9 @@ const EnvSchema = z.object({
   LANDGRAPH_LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   LANDGRAPH_CADASTRE_LIVE: liveLayers,
   LANDGRAPH_CADASTRE_LIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  LANDGRAPH_CADASTRE_LIVE_RETRIES: z.coerce.number().int().min(0).max(5).default(0),
+  LANDGRAPH_CADASTRE_CIRCUIT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
+  LANDGRAPH_CADASTRE_CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   LANDGRAPH_PLANNING_LIVE: planningLive,
   LANDGRAPH_PLANNING_LIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
   LANDGRAPH_PLANNING_LIVE_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
@@ -162,8 +165,14 @@ export type Config = {
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** Live ArcGIS cadastre layer per state, asked where the mirrors do not reach; none when empty. */
   cadastreLive: Partial<Record<StateCode, string>>;
-  /** Budget of one live cadastre call, all its pages included. */
+  /** Budget of one attempt of a live cadastre call, all its pages included. */
   cadastreLiveTimeoutMs: number;
+  /** Further attempts after a retryable failure; none by default, so a lookup waits one budget at most. */
+  cadastreLiveRetries: number;
+  /** Consecutive failed calls that open a live cadastre layer's circuit. */
+  cadastreCircuitThreshold: number;
+  /** How long an open cadastre circuit refuses calls before one trial call may go. */
+  cadastreCircuitCooldownMs: number;
   /** Folder of the object-store mirror (parcel snapshot tiles); undefined: no object-store mirror. */
   objectStoreDir: string | undefined;
   /** Live planning service per state, asked (for live keys) where the planning mirror does not reach. */
@@ -209,6 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LANDGRAPH_LOG_LEVEL,
     cadastreLive: e.LANDGRAPH_CADASTRE_LIVE,
     cadastreLiveTimeoutMs: e.LANDGRAPH_CADASTRE_LIVE_TIMEOUT_MS,
+    cadastreLiveRetries: e.LANDGRAPH_CADASTRE_LIVE_RETRIES,
+    cadastreCircuitThreshold: e.LANDGRAPH_CADASTRE_CIRCUIT_THRESHOLD,
+    cadastreCircuitCooldownMs: e.LANDGRAPH_CADASTRE_CIRCUIT_COOLDOWN_MS,
     objectStoreDir: e.LANDGRAPH_OBJECT_STORE_DIR,
     planningLive: e.LANDGRAPH_PLANNING_LIVE,
     planningLiveTimeoutMs: e.LANDGRAPH_PLANNING_LIVE_TIMEOUT_MS,

@@ -8,8 +8,9 @@ import type { Database } from '../core/db.ts';
 import type { Runtime } from '../gateway/runtime.ts';
 import { startRuntime } from '../gateway/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
-import { ArcGisLayerClient, esriRingsToGeoJSON } from '../subgraphs/cadastre/sources/arcgis.ts';
-import { CadastreSourceError } from '../subgraphs/cadastre/sources/errors.ts';
+import { ArcGisLayerClient, esriRingsToGeoJSON } from '../core/sources/arcgis.ts';
+import { SourceError } from '../core/sources/errors.ts';
+import { ResilientService } from '../core/sources/resilient.ts';
 import { CadastreFallbacks } from '../subgraphs/cadastre/sources/fallbacks.ts';
 import type { ParcelGeometry } from '../core/polygons.ts';
 import { areaM2, containsPoint, signedArea } from '../core/polygons.ts';
@@ -94,13 +95,13 @@ async function pfisInWindow(db: Database, state: string, w: Box): Promise<string
   return rows.map((r) => r.parcel_pfi);
 }
 
-const sourceError = async (promise: Promise<unknown>): Promise<CadastreSourceError> => {
+const sourceError = async (promise: Promise<unknown>): Promise<SourceError> => {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(CadastreSourceError);
-  return error as CadastreSourceError;
+  expect(error).toBeInstanceOf(SourceError);
+  return error as SourceError;
 };
 
 let db: Database;
@@ -202,6 +203,7 @@ const live = (service: string, state: 'VIC' | 'NSW', timeoutMs = 2000) =>
   new LiveCadastre(
     STATE_ADAPTERS[state]!,
     new ArcGisLayerClient({ layerUrl: server.layerUrl(service), label: `live ${state} cadastre`, timeoutMs }),
+    new ResilientService(`live ${state} cadastre`, { retries: 0, circuitThreshold: 5, circuitCooldownMs: 30_000 }),
   );
 
 describe('cadastre source configuration', () => {
@@ -631,6 +633,9 @@ describe('cadastre fallbacks through the REST facade', () => {
     const config = testConfig({
       LANDGRAPH_CADASTRE_LIVE: `VIC=${server.layerUrl('Vicmap_Parcel')},NSW=${server.layerUrl('NSW_Lot')}`,
       LANDGRAPH_CADASTRE_LIVE_TIMEOUT_MS: '400',
+      // These cases fail the service many times in a row to see each failure's answer; the
+      // circuit that would pause it after five has its own tests (test/sources.test.ts).
+      LANDGRAPH_CADASTRE_CIRCUIT_THRESHOLD: '100',
       LANDGRAPH_OBJECT_STORE_DIR: dir,
     });
     runtime = await startRuntime(config, { db, prepare: false });

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import type { StateCode } from '../core/geo.ts';
-import { PlanningSourceError } from '../subgraphs/planning/sources/errors.ts';
+import { SourceError } from '../core/sources/errors.ts';
 import type { LivePlanningAdapter, LiveSettings } from '../subgraphs/planning/sources/live.ts';
 import { liveAdapterFor } from '../subgraphs/planning/sources/live.ts';
-import { WfsClient } from '../subgraphs/planning/sources/wfs.ts';
+import { WfsClient } from '../core/sources/wfs.ts';
 import type { ArcGisTestServer } from './support/arcgis-server.ts';
 import type { WfsTestServer } from './support/wfs-server.ts';
 import { BENDIGO, SYDNEY, startPlanningServices } from './support/planning-services.ts';
@@ -47,13 +47,13 @@ const vic = (overrides: Partial<LiveSettings> = {}) =>
 const nsw = (overrides: Partial<LiveSettings> = {}, service = 'Planning/EPI_Primary_Planning_Layers') =>
   liveAdapterFor('NSW', { protocol: 'arcgis', url: arcgis.layerUrl(service, 2) }, settings(overrides));
 
-async function failure(promise: Promise<unknown>): Promise<PlanningSourceError> {
+async function failure(promise: Promise<unknown>): Promise<SourceError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(PlanningSourceError);
-  return error as PlanningSourceError;
+  expect(error).toBeInstanceOf(SourceError);
+  return error as SourceError;
 }
 
 const atBendigo = (adapter: LivePlanningAdapter) => adapter.atPoint(BENDIGO.lng, BENDIGO.lat);

@@ -5,7 +5,8 @@ import type { BBox, StateCode } from '../../../core/geo.ts';
 import type { Provenance } from '../../../core/layer.ts';
 import { logger } from '../../../core/logger.ts';
 import type { ParcelRow } from '../sql.ts';
-import { CadastreSourceError } from './errors.ts';
+import { SourceError } from '../../../core/sources/errors.ts';
+import type { LiveCadastreSettings } from './live.ts';
 import { LiveCadastre } from './live.ts';
 import { FileObjectStore, ObjectStoreMirror } from './object-store.ts';
 
@@ -24,7 +25,15 @@ export type CollectionResolution =
     }
   | { status: 'error'; message: string; source: string };
 
-export type SourcesConfig = Pick<Config, 'cadastreLive' | 'cadastreLiveTimeoutMs' | 'objectStoreDir'>;
+export type SourcesConfig = Pick<
+  Config,
+  | 'cadastreLive'
+  | 'cadastreLiveTimeoutMs'
+  | 'cadastreLiveRetries'
+  | 'cadastreCircuitThreshold'
+  | 'cadastreCircuitCooldownMs'
+  | 'objectStoreDir'
+>;
 
 const OFF_PARCEL = 'it falls on a road reserve, water or unparcelled land.';
 
@@ -45,11 +54,21 @@ export class CadastreFallbacks {
   }
 
   /** The sources of a configuration; a malformed one stops the start (ConfigError). */
-  static fromConfig(config: SourcesConfig | undefined): CadastreFallbacks {
+  static fromConfig(
+    config: SourcesConfig | undefined,
+    overrides: Partial<LiveCadastreSettings> = {},
+  ): CadastreFallbacks {
     if (!config) return CadastreFallbacks.none();
+    const settings: LiveCadastreSettings = {
+      timeoutMs: config.cadastreLiveTimeoutMs,
+      retries: config.cadastreLiveRetries,
+      circuitThreshold: config.cadastreCircuitThreshold,
+      circuitCooldownMs: config.cadastreCircuitCooldownMs,
+      ...overrides,
+    };
     const live: Partial<Record<StateCode, LiveCadastre>> = {};
     for (const [state, url] of Object.entries(config.cadastreLive) as Array<[StateCode, string]>) {
-      live[state] = LiveCadastre.forState(state, url, config.cadastreLiveTimeoutMs);
+      live[state] = LiveCadastre.forState(state, url, settings);
     }
     const dir = config.objectStoreDir;
     if (dir && !existsSync(dir)) logger.warn('the object-store mirror folder does not exist yet', { dir });
@@ -148,9 +167,9 @@ function collection(features: ParcelRow[], provenance: Provenance): CollectionRe
     : { status: 'no_data', message: 'No parcels intersect this window.', provenance, features };
 }
 
-/** A source failure as an `error` answer; anything but a CadastreSourceError is a bug, told in general words. */
+/** A source failure as an `error` answer; anything but a SourceError is a bug, told in general words. */
 function failed(error: unknown, label: string, source: string): { status: 'error'; message: string; source: string } {
-  const known = error instanceof CadastreSourceError;
+  const known = error instanceof SourceError;
   logger.warn(`cadastre source failed: ${label}`, { error: (error as Error).message });
   const what = known ? error.message : `The ${label} failed.`;
   return { status: 'error', message: `${what} Retry shortly; other layers are unaffected.`, source };

@@ -1,6 +1,6 @@
 import type { StateCode } from '../../../core/geo.ts';
-
-export type Attributes = Record<string, unknown>;
+import type { Attributes } from '../../../core/sources/attributes.ts';
+import { field } from '../../../core/sources/attributes.ts';
 
 /** The identifiers of spec 2.1 a parcel carries, read from a state's own attribute names. */
 export type ParcelIdentifiers = {
@@ -27,18 +27,6 @@ export type StateAdapter = {
   idIsNumber: boolean;
   identify(attributes: Attributes): ParcelIdentifiers;
 };
-
-/** The first of `names` the attributes carry (ArcGIS services differ in case), as a trimmed string. */
-export function field(attributes: Attributes, ...names: string[]): string | null {
-  const wanted = names.map((n) => n.toLowerCase());
-  for (const name of wanted) {
-    const key = Object.keys(attributes).find((k) => k.toLowerCase() === name);
-    const value = key === undefined ? undefined : attributes[key];
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-    if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  }
-  return null;
-}
 
 /** Vicmap Property parcels (PARCEL_PFI, PARCEL_SPI, ...; older services drop the PARCEL_ prefix). */
 const VIC: StateAdapter = {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Dataset } from '../../../core/context.ts';
 import type { BBox, StateCode } from '../../../core/geo.ts';
-import { CadastreSourceError } from './errors.ts';
+import { SourceError } from '../../../core/sources/errors.ts';
 import type { ParcelGeometry } from '../../../core/polygons.ts';
 import type { ObjectStore } from './object-store.ts';
 
@@ -85,12 +85,12 @@ export async function readJson<T>(store: ObjectStore, key: string): Promise<T | 
   try {
     bytes = await store.get(key);
   } catch (error) {
-    throw new CadastreSourceError('storage', `The object-store mirror could not read ${key}.`, { cause: error });
+    throw new SourceError('storage', `The object-store mirror could not read ${key}.`, { cause: error });
   }
   if (bytes === null) return null;
   try {
     return JSON.parse(decoder.decode(bytes)) as T;
   } catch (error) {
-    throw new CadastreSourceError('storage', `The object-store mirror holds a corrupt ${key}.`, { cause: error });
+    throw new SourceError('storage', `The object-store mirror holds a corrupt ${key}.`, { cause: error });
   }
 }

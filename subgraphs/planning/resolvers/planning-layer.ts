@@ -1,7 +1,7 @@
 import { guardLayer, layerEmpty, layerOk } from '../../../core/layer.ts';
 import { logger } from '../../../core/logger.ts';
 import type { LiveResolution, PlanningContext, PlanningLayerModel, PlanningProperty } from '../data.ts';
-import { PlanningSourceError } from '../sources/errors.ts';
+import { SourceError } from '../../../core/sources/errors.ts';
 import type { LivePlanningAdapter } from '../sources/live.ts';
 
 /** A live service's answer (or failure) as the planning layer, credited to the state's publisher. */
@@ -9,7 +9,7 @@ function liveLayer(resolution: LiveResolution, adapter: LivePlanningAdapter): Pl
   if (resolution.status === 'error') {
     const { error } = resolution;
     logger.warn(`planning source failed: ${adapter.label}`, { error: (error as Error).message });
-    const what = error instanceof PlanningSourceError ? error.message : `The ${adapter.label} failed.`;
+    const what = error instanceof SourceError ? error.message : `The ${adapter.label} failed.`;
     // The source that failed is named; nothing was served, so there is nothing to credit.
     return {
       status: 'error',

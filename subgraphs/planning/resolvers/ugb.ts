@@ -2,7 +2,7 @@ import type { BBox } from '../../../core/geo.ts';
 import { AppError, badRequest } from '../../../core/errors.ts';
 import { logger } from '../../../core/logger.ts';
 import { areaM2, containsPoint } from '../../../core/polygons.ts';
-import { PlanningSourceError } from '../sources/errors.ts';
+import { SourceError } from '../../../core/sources/errors.ts';
 import type { LivePlanningAdapter } from '../sources/live.ts';
 import { pointBox } from '../sources/protocols.ts';
 import { assertBBox, assertPoint, assertState, MAX_BBOX_FEATURES } from '../../../core/validate.ts';
@@ -97,7 +97,7 @@ const liveProvenance = (live: LivePlanningAdapter) => ({
 
 function liveFailure(live: LivePlanningAdapter, error: unknown): string {
   logger.warn(`UGB source failed: ${live.label}`, { error: (error as Error).message });
-  const what = error instanceof PlanningSourceError ? error.message : `The ${live.label} failed.`;
+  const what = error instanceof SourceError ? error.message : `The ${live.label} failed.`;
   return `${what} Retry shortly.`;
 }
 

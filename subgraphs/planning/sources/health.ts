@@ -1,7 +1,7 @@
 import type { StateCode } from '../../../core/geo.ts';
 import type { MirrorView, StateView } from './registry.ts';
 import { PLANNING_STATES } from './registry.ts';
-import type { ResilienceSnapshot } from './resilient.ts';
+import type { ResilienceSnapshot } from '../../../core/sources/resilient.ts';
 
 export type AdapterStatus = 'healthy' | 'degraded' | 'unhealthy' | 'unsupported';
 export type OverallStatus = Exclude<AdapterStatus, 'unsupported'>;

@@ -2,15 +2,15 @@ import type { PlanningLiveService } from '../../../core/config.ts';
 import { ConfigError } from '../../../core/config.ts';
 import type { BBox, StateCode } from '../../../core/geo.ts';
 import type { Provenance } from '../../../core/layer.ts';
-import { ArcGisLayerClient } from '../../cadastre/sources/arcgis.ts';
-import { AnswerCache } from './answer-cache.ts';
+import { ArcGisLayerClient } from '../../../core/sources/arcgis.ts';
+import { AnswerCache } from '../../../core/sources/answer-cache.ts';
 import type { PlanningProfile } from './profiles.ts';
 import { PLANNING_PROFILES } from './profiles.ts';
 import type { LivePlanningAnswer, LiveUgbFeature, PlanningProtocol, ServiceType } from './protocols.ts';
 import { ArcGisPlanning, WfsPlanning } from './protocols.ts';
-import type { ProbeResult, ResilienceOptions, ResilienceSnapshot } from './resilient.ts';
-import { ResilientService } from './resilient.ts';
-import { WfsClient } from './wfs.ts';
+import type { ProbeResult, ResilienceOptions, ResilienceSnapshot } from '../../../core/sources/resilient.ts';
+import { ResilientService } from '../../../core/sources/resilient.ts';
+import { WfsClient } from '../../../core/sources/wfs.ts';
 
 export type LiveSettings = ResilienceOptions & {
   /** Budget of one attempt, every page included. */

@@ -1,5 +1,5 @@
 import type { StateCode } from '../../../core/geo.ts';
-import { field } from '../../cadastre/sources/state-adapters.ts';
+import { field } from '../../../core/sources/attributes.ts';
 import type { ZoneRow } from '../sql.ts';
 
 /** Which attributes of a state's service carry our zone fields, in order of preference (read case-insensitively). */

@@ -1,13 +1,13 @@
-import type { ArcGisLayerClient } from '../../cadastre/sources/arcgis.ts';
+import type { ArcGisLayerClient } from '../../../core/sources/arcgis.ts';
 import type { ParcelGeometry } from '../../../core/polygons.ts';
 import { areaM2, containsPoint } from '../../../core/polygons.ts';
 import type { BBox } from '../../../core/geo.ts';
-import { field } from '../../cadastre/sources/state-adapters.ts';
+import { field } from '../../../core/sources/attributes.ts';
 import type { ZoneRow } from '../sql.ts';
-import { PlanningSourceError } from './errors.ts';
+import { SourceError } from '../../../core/sources/errors.ts';
 import type { ControlFields, PlanningProfile } from './profiles.ts';
 import { readControl } from './profiles.ts';
-import type { WfsClient } from './wfs.ts';
+import type { WfsClient } from '../../../core/sources/wfs.ts';
 
 /** A live service's answer at a point, in the mirror's terms. */
 export type LivePlanningAnswer = {
@@ -70,7 +70,7 @@ function controlsAt(
     if (!feature.geometry || !containsPoint(feature.geometry, lng, lat)) continue;
     const control = readControl(feature.attributes, fields, profile.schedules);
     if (!control) {
-      throw new PlanningSourceError(
+      throw new SourceError(
         'schema',
         `The ${label} answered a feature without ${fields.code.join(' or ')}: its schema may have changed.`,
       );

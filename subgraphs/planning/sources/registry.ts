@@ -7,7 +7,7 @@ import type { Provenance } from '../../../core/layer.ts';
 import type { ProvenanceCatalog } from '../../../core/provenance.ts';
 import type { LivePlanningAdapter, LiveSettings } from './live.ts';
 import { liveAdapterFor } from './live.ts';
-import type { ResilienceSnapshot } from './resilient.ts';
+import type { ResilienceSnapshot } from '../../../core/sources/resilient.ts';
 
 /** The states and territories the planning-zone service counts (spec 2.13: totalStates). */
 export const PLANNING_STATES: readonly StateCode[] = ['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT'];

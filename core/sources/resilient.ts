@@ -2,7 +2,7 @@ import { CircuitBreaker } from './circuit-breaker.ts';
 import type { CircuitState } from './circuit-breaker.ts';
 import { AdapterCounters } from './counters.ts';
 import type { CountersSnapshot } from './counters.ts';
-import { PlanningSourceError, asPlanningError } from './errors.ts';
+import { SourceError } from './errors.ts';
 
 export type ResilienceOptions = {
   /** Further attempts after a retryable failure. */
@@ -50,7 +50,7 @@ export class ResilientService {
   private probing: Promise<ProbeResult> | null = null;
 
   constructor(
-    /** Names the service in messages: "live VIC planning service". */
+    /** Names the service in messages: "live VIC planning service", "live VIC cadastre". */
     readonly label: string,
     private readonly options: ResilienceOptions,
   ) {
@@ -89,9 +89,8 @@ export class ResilientService {
         this.breaker.succeeded();
         this.counters.succeeded(performance.now() - started);
         return value;
-      } catch (raw) {
-        const error = asPlanningError(raw);
-        const known = error instanceof PlanningSourceError;
+      } catch (error) {
+        const known = error instanceof SourceError;
         if (known && error.failure === 'timeout') this.counters.timeouts += 1;
         if (known && error.retryable && attempt < attempts) {
           this.counters.retries += 1;
@@ -119,9 +118,9 @@ export class ResilientService {
         await run();
         this.breaker.succeeded();
         return { ok: true, at: this.now(), message: `The ${this.label} answered a probe.` };
-      } catch (raw) {
+      } catch (error) {
         this.breaker.failed();
-        return { ok: false, at: this.now(), message: messageOf(asPlanningError(raw)) };
+        return { ok: false, at: this.now(), message: messageOf(error) };
       }
     })().then((result) => {
       this.lastProbe = result;
@@ -141,13 +140,13 @@ export class ResilientService {
     };
   }
 
-  private circuitOpen(): PlanningSourceError {
+  private circuitOpen(): SourceError {
     const at = this.breaker.retryAt;
     const when =
       this.breaker.state === 'half-open' || at === null
         ? 'once the trial call under way answers'
         : `after ${new Date(at).toISOString()}`;
-    return new PlanningSourceError(
+    return new SourceError(
       'circuit-open',
       `The ${this.label} is paused after ${this.breaker.consecutiveFailures} failed calls in a row; it is asked again ${when}.`,
     );

@@ -1,14 +1,14 @@
-import type { BBox } from '../../../core/geo.ts';
-import { CadastreSourceError } from './errors.ts';
-import type { ParcelGeometry, Ring } from '../../../core/polygons.ts';
-import { pointInRing, signedArea } from '../../../core/polygons.ts';
-import type { Attributes } from './state-adapters.ts';
+import type { BBox } from '../geo.ts';
+import type { ParcelGeometry, Ring } from '../polygons.ts';
+import { pointInRing, signedArea } from '../polygons.ts';
+import type { Attributes } from './attributes.ts';
+import { SourceError } from './errors.ts';
 
 /**
  * A client for one layer of an ArcGIS REST service, speaking its feature query protocol
  * (`<layer>/query`): spatial filters in WGS84, every field, geometry in WGS84, paged with
  * `resultOffset`/`resultRecordCount` while the server says `exceededTransferLimit`.
- * Every failure is a CadastreSourceError naming the layer and what went wrong.
+ * Every failure is a SourceError naming the layer and what went wrong.
  */
 export type SpatialFilter = { kind: 'point'; lng: number; lat: number } | ({ kind: 'envelope' } & BBox);
 
@@ -147,7 +147,7 @@ export class ArcGisLayerClient {
       );
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
-        throw new CadastreSourceError('http', `The ${this.label} answered HTTP ${response.status}.`, {
+        throw new SourceError('http', `The ${this.label} answered HTTP ${response.status}.`, {
           status: response.status,
         });
       }
@@ -159,12 +159,12 @@ export class ArcGisLayerClient {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new CadastreSourceError('malformed', `The ${this.label} answered something that is not JSON.`);
+      throw new SourceError('malformed', `The ${this.label} answered something that is not JSON.`);
     }
     if (isObject(body) && isObject(body.error)) {
       const code = typeof body.error.code === 'number' ? body.error.code : undefined;
       const message = typeof body.error.message === 'string' ? body.error.message : 'no message';
-      throw new CadastreSourceError(
+      throw new SourceError(
         'arcgis',
         `The ${this.label} refused the query (ArcGIS error ${code ?? '?'}: ${message}).`,
         { arcgisCode: code },
@@ -174,23 +174,21 @@ export class ArcGisLayerClient {
   }
 
   private transportFailure(error: unknown, signal: AbortSignal, budget: AbortSignal): Error {
-    if (error instanceof CadastreSourceError) return error;
+    if (error instanceof SourceError) return error;
     if (budget.aborted) {
-      return new CadastreSourceError(
-        'timeout',
-        `The ${this.label} did not answer within ${this.options.timeoutMs} ms.`,
-        { cause: error },
-      );
+      return new SourceError('timeout', `The ${this.label} did not answer within ${this.options.timeoutMs} ms.`, {
+        cause: error,
+      });
     }
     // The caller gave up: not the source's failure, so its own reason goes back up.
     if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
     const cause = (error as { cause?: { code?: unknown } }).cause;
     const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-    return new CadastreSourceError('unreachable', `The ${this.label} could not be reached${code}.`, { cause: error });
+    return new SourceError('unreachable', `The ${this.label} could not be reached${code}.`, { cause: error });
   }
 
-  private malformed(what: string): CadastreSourceError {
-    return new CadastreSourceError('malformed', `The ${this.label} answered ${what}.`);
+  private malformed(what: string): SourceError {
+    return new SourceError('malformed', `The ${this.label} answered ${what}.`);
   }
 
   private readEsriJson(body: unknown): { features: ArcGisFeature[]; more: boolean } {

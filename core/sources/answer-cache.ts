@@ -1,7 +1,8 @@
 /**
- * Answers kept in process for a while, at most `maxEntries` of them: the oldest go first once it
- * is full. Planning controls change with gazettals, weeks apart, so minutes of reuse are safe and
- * spare the state's service the same question from every property on a street.
+ * Answers of a live service kept in process for a while, at most `maxEntries` of them: the oldest
+ * go first once it is full. The layers behind live services (planning controls, hazard overlays)
+ * change with gazettals, weeks apart, so minutes of reuse are safe and spare the state's service
+ * the same question from every property on a street.
  */
 export class AnswerCache<T> {
   private readonly entries = new Map<string, { value: T; expiresAt: number }>();

@@ -1,6 +1,6 @@
-import type { BBox } from '../../../core/geo.ts';
-import type { ParcelGeometry } from '../../../core/polygons.ts';
-import { PlanningSourceError } from './errors.ts';
+import type { BBox } from '../geo.ts';
+import type { ParcelGeometry } from '../polygons.ts';
+import { SourceError } from './errors.ts';
 
 /**
  * A client for an OGC WFS 2.0 service speaking key-value GetFeature: one feature type, an
@@ -118,14 +118,13 @@ export class WfsClient {
     }
     const report = readExceptionReport(text);
     if (report) {
-      throw new PlanningSourceError(
-        'ows',
-        `The ${this.label} refused the request (WFS ${report.code}: ${report.text}).`,
-        { status, exceptionCode: report.code },
-      );
+      throw new SourceError('ows', `The ${this.label} refused the request (WFS ${report.code}: ${report.text}).`, {
+        status,
+        exceptionCode: report.code,
+      });
     }
     if (status < 200 || status > 299) {
-      throw new PlanningSourceError('http', `The ${this.label} answered HTTP ${status}.`, { status });
+      throw new SourceError('http', `The ${this.label} answered HTTP ${status}.`, { status });
     }
     try {
       return JSON.parse(text);
@@ -136,23 +135,19 @@ export class WfsClient {
 
   private transportFailure(error: unknown, signal: AbortSignal, budget: AbortSignal): Error {
     if (budget.aborted) {
-      return new PlanningSourceError(
-        'timeout',
-        `The ${this.label} did not answer within ${this.options.timeoutMs} ms.`,
-        {
-          cause: error,
-        },
-      );
+      return new SourceError('timeout', `The ${this.label} did not answer within ${this.options.timeoutMs} ms.`, {
+        cause: error,
+      });
     }
     // The caller gave up: not the service's failure, so its own reason goes back up.
     if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
     const cause = (error as { cause?: { code?: unknown } }).cause;
     const code = typeof cause?.code === 'string' ? ` (${cause.code})` : '';
-    return new PlanningSourceError('unreachable', `The ${this.label} could not be reached${code}.`, { cause: error });
+    return new SourceError('unreachable', `The ${this.label} could not be reached${code}.`, { cause: error });
   }
 
-  private malformed(what: string): PlanningSourceError {
-    return new PlanningSourceError('malformed', `The ${this.label} answered ${what}.`);
+  private malformed(what: string): SourceError {
+    return new SourceError('malformed', `The ${this.label} answered ${what}.`);
   }
 
   private readCollection(body: unknown, pageSize: number, offset: number): { features: WfsFeature[]; more: boolean } {
