@@ -22,7 +22,7 @@ import { loadConfig } from '../core/config.ts';
 import type { RequestScope } from '../core/context.ts';
 import { openDatabase } from '../core/db.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
-import { startRuntime } from '../gateway/runtime.ts';
+import { startRuntime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 import { addressAutocomplete, cadastreByAddress } from '../rest-facade/routes/address.ts';
 import { LAYER_FIELDS, PARCEL_FIELDS } from '../rest-facade/routes/cadastre.ts';

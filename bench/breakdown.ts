@@ -21,7 +21,7 @@ import { loadConfig } from '../core/config.ts';
 import type { RequestScope } from '../core/context.ts';
 import { openDatabase } from '../core/db.ts';
 import { InProcessSubgraphDataSource } from '../gateway/datasources.ts';
-import { startRuntime } from '../gateway/runtime.ts';
+import { startRuntime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 import { cadastreLookup, LAYER_FIELDS, PARCEL_FIELDS } from '../rest-facade/routes/cadastre.ts';
 import { buildCadastreSubgraph } from '../subgraphs/cadastre/server.ts';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Database } from '../core/db.ts';
 import { openDatabase } from '../core/db.ts';
 import { migrate } from '../core/migrate.ts';
-import { prepareDatabase } from '../gateway/runtime.ts';
+import { prepareDatabase } from '../app/runtime.ts';
 import { isSandboxLoaded, seedSandbox } from '../prisma/sandbox/load.ts';
 
 export const DEFAULT_BENCH_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/landgraph_bench';

@@ -7,7 +7,7 @@
 import type { Server } from 'node:http';
 import { stopOnSignals } from '../cli/serve.ts';
 import { loadConfig } from '../core/config.ts';
-import { startRuntime } from '../gateway/runtime.ts';
+import { startRuntime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 
 const config = loadConfig();

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Folders compiled, and the single files whose change also means a rebuild. */
-const SOURCE_DIRS = ['cli', 'core', 'gateway', 'generated', 'platform', 'prisma', 'rest-facade', 'subgraphs'];
+const SOURCE_DIRS = ['app', 'cli', 'core', 'gateway', 'generated', 'platform', 'prisma', 'rest-facade', 'subgraphs'];
 const SOURCE_FILES = ['CHANGELOG.md', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 /** Files read at run time through import.meta.url, copied beside the compiled code. */
 const ASSET = /\.(graphql|sql)$/;

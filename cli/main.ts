@@ -181,7 +181,7 @@ export async function main(args: string[]): Promise<number> {
           setLogLevel('warn');
           const config = loadConfig();
           const samples = await withDatabase(async (db) => {
-            const { prepareDatabase } = await import('../gateway/runtime.ts');
+            const { prepareDatabase } = await import('../app/runtime.ts');
             await prepareDatabase(db, config);
             return sandboxSamples(db);
           });

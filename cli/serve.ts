@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import type { Config } from '../core/config.ts';
 import { listen } from '../core/http-listen.ts';
 import { logger } from '../core/logger.ts';
-import { startRuntime } from '../gateway/runtime.ts';
-import type { Runtime } from '../gateway/runtime.ts';
+import { startRuntime } from '../app/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 
 export type RunningServer = { runtime: Runtime; server: Server; url: string; stop(): Promise<void> };

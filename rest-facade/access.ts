@@ -5,7 +5,7 @@ import { AppError } from '../core/errors.ts';
 import { logger } from '../core/logger.ts';
 import { tokensFor } from '../core/operation-limits.ts';
 import { rateLimitHeaders } from '../core/rate-limit.ts';
-import type { Runtime } from '../gateway/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 import { invalidKeyGuard } from '../platform/keys.ts';
 import { looksLikeSecret } from '../platform/secrets.ts';

@@ -6,7 +6,7 @@ import type { RequestScope } from '../core/context.ts';
 import { AppError, statusOfGraphQLError } from '../core/errors.ts';
 import { badTextError } from '../core/validate.ts';
 import type { GatewayContext } from '../gateway/datasources.ts';
-import type { Runtime } from '../gateway/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 import {
   InvalidKeysError,

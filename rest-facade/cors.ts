@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { logger } from '../core/logger.ts';
-import type { Runtime } from '../gateway/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 
 /** What a page's script may read of an answer beyond the CORS-safelisted headers. */

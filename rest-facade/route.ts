@@ -4,7 +4,7 @@ import type { AppError } from '../core/errors.ts';
 import type { Scope } from '../core/scopes.ts';
 import type { AuthenticatedKey } from '../platform/keys.ts';
 import type { Graph } from '../gateway/graph.ts';
-import type { Runtime } from '../gateway/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 
 /** How a route writes its errors: each route family of the spec has its own body shape. */
 export type ErrorStyle = 'envelope' | 'featureCollection' | 'plain';

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { NON_PARCEL_GEOCODE_TYPES } from '../core/vocabulary.ts';
 import { parseAddress } from '../subgraphs/address/matching/parse.ts';
 import { normaliseForComparison, trigramSimilarity, trigrams } from '../subgraphs/address/matching/similarity.ts';
 import type { ParsedAddress, StreetReading } from '../subgraphs/address/matching/types.ts';
@@ -12,7 +13,6 @@ import {
   FLAT_TYPES,
   GEOCODE_TYPES,
   LEVEL_TYPES,
-  NON_PARCEL_GEOCODE_TYPES,
   STATES,
   STREET_SUFFIXES,
   STREET_TYPES,

@@ -9,7 +9,7 @@ import {
 } from '../core/internal-auth.ts';
 import type { SignedRequest } from '../core/internal-auth.ts';
 import { loadConfig } from '../core/config.ts';
-import { distributedSubgraphUrls, startRuntime } from '../gateway/runtime.ts';
+import { distributedSubgraphUrls, startRuntime } from '../app/runtime.ts';
 
 const SECRET = generateInternalSecret();
 const NOW = 1_790_000_000_000;

@@ -4,7 +4,7 @@ import type { Database } from '../core/db.ts';
 import { openDatabase } from '../core/db.ts';
 import { ProvenanceCatalog } from '../core/provenance.ts';
 import type { Subgraph } from '../core/subgraph.ts';
-import { buildSubgraphs } from '../gateway/runtime.ts';
+import { buildSubgraphs } from '../app/runtime.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { testConfig, testRuntime } from './support/runtime.ts';
 

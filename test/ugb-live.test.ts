@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../gateway/runtime.ts';
-import { startRuntime } from '../gateway/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
+import { startRuntime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 import type { FixtureFeature } from './support/arcgis-server.ts';
 import { square } from './support/planning-services.ts';

@@ -3,9 +3,9 @@
  * Elevation group), mirroring rest-facade/routes/terrain.ts.
  */
 import { STATES } from '../../core/geo.ts';
+import { MAX_TERRAIN_AREA_M2 } from '../../core/limits.ts';
 import { MAX_BBOX_SPAN_DEGREES } from '../../core/validate.ts';
-import { MAX_TERRAIN_AREA_M2 } from '../../subgraphs/terrain/polygon.ts';
-import { COMPASS_16 } from '../../subgraphs/terrain/stats.ts';
+import { COMPASS_16 } from '../../core/vocabulary.ts';
 import type { RouteDoc } from './route-docs.ts';
 import type { SchemaObject } from './types.ts';
 import { schemaRef } from './types.ts';

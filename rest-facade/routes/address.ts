@@ -4,7 +4,7 @@ import { stageBudget, withinBudget } from '../../core/budget.ts';
 import { AppError } from '../../core/errors.ts';
 import { isInAustralia } from '../../core/geo.ts';
 import { withGrant } from '../../core/scopes.ts';
-import { NON_PARCEL_GEOCODE_TYPES } from '../../subgraphs/address/matching/vocabulary.ts';
+import { NON_PARCEL_GEOCODE_TYPES } from '../../core/vocabulary.ts';
 import type { Graph } from '../../gateway/graph.ts';
 import { unwrap } from '../graph-result.ts';
 import { parseDecimal, quote, stateParam, textParam } from '../params.ts';

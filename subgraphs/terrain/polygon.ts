@@ -2,14 +2,11 @@ import { badRequest } from '../../core/errors.ts';
 import type { BBox } from '../../core/geo.ts';
 import { isInAustralia } from '../../core/geo.ts';
 import type { GeoJSONGeometry, Position } from '../../core/geojson.ts';
+import { MAX_TERRAIN_AREA_M2, MAX_TERRAIN_VERTICES } from '../../core/limits.ts';
 import type { ParcelGeometry } from '../../core/polygons.ts';
 import { areaM2, polygonsOf } from '../../core/polygons.ts';
 
 export type TerrainPolygon = ParcelGeometry;
-
-/** Terrain statistics read every DEM cell inside the polygon: one square kilometre at most. */
-export const MAX_TERRAIN_AREA_M2 = 1_000_000;
-export const MAX_TERRAIN_VERTICES = 10_000;
 
 const HINT = 'Send a GeoJSON Polygon or MultiPolygon in WGS84 [lng, lat] order, each ring closed.';
 

@@ -1,28 +1,10 @@
 import { areaM2, bboxOf, containsPoint } from '../../core/polygons.ts';
+import type { CompassPoint } from '../../core/vocabulary.ts';
+import { COMPASS_16 } from '../../core/vocabulary.ts';
 import type { Grid, Sample } from './dem.ts';
 import { bilinear, cellSizeMetres, hornGradient, metresPerDegree } from './dem.ts';
 import type { TerrainPolygon } from './polygon.ts';
 import { centroid } from './polygon.ts';
-
-export const COMPASS_16 = [
-  'N',
-  'NNE',
-  'NE',
-  'ENE',
-  'E',
-  'ESE',
-  'SE',
-  'SSE',
-  'S',
-  'SSW',
-  'SW',
-  'WSW',
-  'W',
-  'WNW',
-  'NW',
-  'NNW',
-] as const;
-export type CompassPoint = (typeof COMPASS_16)[number];
 
 /** Below this mean gradient (0.5 %) the land faces no way in particular: no aspect. */
 export const FLAT_GRADIENT = 0.005;

@@ -1,8 +1,7 @@
 import { badRequest } from '../../core/errors.ts';
 import type { BBox } from '../../core/geo.ts';
+import { MAX_ZOOM, MIN_ZOOM } from '../../core/limits.ts';
 
-export const MIN_ZOOM = 0;
-export const MAX_ZOOM = 22;
 /** Every fifth contour is an index contour, drawn heavier and labelled on maps. */
 export const INDEX_EVERY = 5;
 

@@ -16,7 +16,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../core/config.ts';
 import { openDatabase } from '../../core/db.ts';
 import { setLogLevel } from '../../core/logger.ts';
-import { prepareDatabase } from '../../gateway/runtime.ts';
+import { prepareDatabase } from '../../app/runtime.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

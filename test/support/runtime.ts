@@ -2,10 +2,10 @@ import { inject } from 'vitest';
 import type { Config } from '../../core/config.ts';
 import { loadConfig } from '../../core/config.ts';
 import { setLogLevel } from '../../core/logger.ts';
-import type { Runtime } from '../../gateway/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { ALL_SCOPES } from '../../core/scopes.ts';
 import type { CreateKeyInput } from '../../platform/keys.ts';
-import { startRuntime } from '../../gateway/runtime.ts';
+import { startRuntime } from '../../app/runtime.ts';
 import { createApp } from '../../rest-facade/app.ts';
 
 export type TestRuntime = {

@@ -7,6 +7,7 @@
  * locality, state and postcode when they were given. A misspelt street or locality is only
  * taken when one name is clearly closest.
  */
+import { NON_PARCEL_GEOCODE_TYPES } from '../../../core/vocabulary.ts';
 import type { Prisma } from '../../../generated/prisma/client.ts';
 import type { LocalityNameRow, MatchCandidateRow, StreetRow } from '../sql.ts';
 import type { HouseNumber } from '../sql.ts';
@@ -19,7 +20,6 @@ import {
 } from '../sql.ts';
 import { parseAddress } from './parse.ts';
 import { trigramSimilarity } from './similarity.ts';
-import { NON_PARCEL_GEOCODE_TYPES } from './vocabulary.ts';
 import type { ParsedAddress, StreetReading } from './types.ts';
 
 /** Below this confidence a candidate is not an answer: the route answers 404. */

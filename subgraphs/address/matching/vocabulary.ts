@@ -1,4 +1,5 @@
 import type { StateCode } from '../../../core/geo.ts';
+import { NON_PARCEL_GEOCODE_TYPES } from '../../../core/vocabulary.ts';
 
 /*
  * G-NAF's vocabularies, embedded so the matcher and the sandbox need no files at run time.
@@ -570,11 +571,8 @@ export const GEOCODE_TYPES = {
 
 export type GeocodeTypeCode = keyof typeof GEOCODE_TYPES;
 
-/**
- * Geocodes that do not stand on the address's own parcel: a point for the whole street in the locality, for the
- * locality, or interpolated between neighbours. A match resting on one of these has no parcel to report.
- */
-export const NON_PARCEL_GEOCODE_TYPES: readonly GeocodeTypeCode[] = ['STL', 'LOC', 'GG'];
+// The facade shares the geocodes off the address's parcel (core/vocabulary.ts): each must stay a G-NAF code.
+const _nonParcelGeocodeTypes: readonly GeocodeTypeCode[] = NON_PARCEL_GEOCODE_TYPES;
 
 /** LOCALITY_CLASS_AUT: code → name. */
 export const LOCALITY_CLASSES = {

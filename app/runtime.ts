@@ -1,3 +1,7 @@
+// The composition root: the one place that opens the database, migrates it, loads the sandbox and
+// wires the key store, meter, cache and rate limiter around the graph. It lives outside gateway/ so
+// the gateway stays composition and execution only and never depends on the platform or the data
+// loaders (test/layering.test.ts holds that line).
 import type { Cache } from '../core/cache.ts';
 import { openCache } from '../core/cache.ts';
 import type { Config } from '../core/config.ts';
@@ -15,8 +19,8 @@ import type { Subgraph } from '../core/subgraph.ts';
 import { isSandboxLoadedAtAnySize, seedSandbox } from '../prisma/sandbox/load.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { SUBGRAPHS, SUBGRAPH_NAMES, subgraphPort } from '../subgraphs/index.ts';
-import type { Graph } from './graph.ts';
-import { createGraph } from './graph.ts';
+import type { Graph } from '../gateway/graph.ts';
+import { createGraph } from '../gateway/graph.ts';
 
 /** Everything one serving process holds: its database, the credits catalogue and the graph. */
 export type Runtime = {
