@@ -8,6 +8,7 @@ import { migrate } from '../core/migrate.ts';
 import { composeSupergraph } from '../gateway/compose.ts';
 import { SEED_USAGE, runSeedCommand } from '../prisma/sandbox/cli.ts';
 import { sandboxSamples } from '../prisma/sandbox/load.ts';
+import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
 import { PLANNING_USAGE, runIngestPlanningCommand } from './ingest/planning-cli.ts';
@@ -183,7 +184,7 @@ export async function main(args: string[]): Promise<number> {
           const samples = await withDatabase(async (db) => {
             const { prepareDatabase } = await import('../app/runtime.ts');
             await prepareDatabase(db, config);
-            return sandboxSamples(db);
+            return sandboxSamples(db, ALL_SAMPLE_CASES);
           });
           process.stdout.write(`${JSON.stringify(samples, null, 2)}\n`);
           return 0;

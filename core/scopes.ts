@@ -80,6 +80,8 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'planning.provisions.read',
   'envelope.read',
   'elevation.read',
+  'risk.read',
+  'risk.summary.read',
 ];
 
 /**
@@ -90,7 +92,14 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
  * the parcel's geometry and echo its parcel_pfi on REST. planning.read (a zone at a point) gets
  * neither.
  */
-const ADDRESS_IDENTITY_SCOPES: readonly Grant[] = ['address.read', 'property-graph.read', 'locality.read'];
+const ADDRESS_IDENTITY_SCOPES: readonly Grant[] = [
+  'address.read',
+  'property-graph.read',
+  'locality.read',
+  // the risk routes echo the identifiers they resolved (spec 2.1.2)
+  'risk.read',
+  'risk.summary.read',
+];
 const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
   ...ADDRESS_IDENTITY_SCOPES,
   'cadastre.read',
@@ -109,7 +118,14 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
  * is in none, so a new field is refused until someone decides who may read it.
  */
 export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
-  'Query.propertyByGnafPid': ['property-graph.read', 'address.read', 'cadastre.read', 'planning.read'],
+  'Query.propertyByGnafPid': [
+    'property-graph.read',
+    'address.read',
+    'cadastre.read',
+    'planning.read',
+    'risk.read',
+    'risk.summary.read',
+  ],
   'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
   'Query.suggestAddresses': ['locality.read'],
   'Query.addressesOnParcel': ['cadastre.read', 'address.read'],
@@ -148,6 +164,9 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   // POST /api/contours/terrain-stats sells the same answer under envelope.read
   'Query.terrainStats': ['envelope.read'],
   'Query.terrainOfBBox': ['elevation.read'],
+  // risk.summary.read reads the same hazards for /v1/risk-summary, and nothing else of the layer
+  'Property.hazards': ['risk.read', 'risk.summary.read'],
+  'Query.hazardsAt': ['risk.read', 'risk.summary.read'],
 };
 
 /**
@@ -175,6 +194,7 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'AddressMatchResult',
   'AddressSuggestions',
   'AppliedRule',
+  'BalEstimate',
   'BuildingEnvelope',
   'CadastreLayer',
   'ClassifiedBoundary',
@@ -185,6 +205,10 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'EnvelopeLayer',
   'EnvelopeLevel',
   'GeoPoint',
+  'Hazard',
+  'HazardEvidence',
+  'Hazards',
+  'HazardsLayer',
   'HeightRule',
   'LatencyStats',
   'LotCharacteristics',

@@ -23,6 +23,10 @@ export function emptyTables(): Buffers {
     ugb: [],
     climate_zone: [],
     dem_tile: [],
+    hazard_overlay: [],
+    contamination_site: [],
+    vegetation: [],
+    hazard_coverage: [],
     dataset_source: [],
   };
 }
@@ -42,6 +46,10 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   ugb: (rows) => ({ table: 'ugb', rows }),
   climate_zone: (rows) => ({ table: 'climate_zone', rows }),
   dem_tile: (rows) => ({ table: 'dem_tile', rows }),
+  hazard_overlay: (rows) => ({ table: 'hazard_overlay', rows }),
+  contamination_site: (rows) => ({ table: 'contamination_site', rows }),
+  vegetation: (rows) => ({ table: 'vegetation', rows }),
+  hazard_coverage: (rows) => ({ table: 'hazard_coverage', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -60,6 +68,10 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'ugb',
   'climate_zone',
   'dem_tile',
+  'hazard_overlay',
+  'contamination_site',
+  'vegetation',
+  'hazard_coverage',
   'dataset_source',
 ];
 

@@ -7,7 +7,7 @@
 import type { SandboxState } from './suburbs.ts';
 
 export type GeocodeType = 'PC' | 'FCS' | 'STL' | 'LOC' | 'GG';
-export type SourceLayer = 'address' | 'cadastre' | 'planning' | 'roads' | 'ugb' | 'climate' | 'terrain';
+export type SourceLayer = 'address' | 'cadastre' | 'planning' | 'roads' | 'ugb' | 'climate' | 'terrain' | 'hazards';
 
 export interface StateRow {
   state_pid: string;
@@ -153,6 +153,48 @@ export interface DemTileRow {
   wkt: string;
 }
 
+/** A hazard overlay polygon (migration 0006): flood, bushfire or contamination mapping. */
+export interface HazardOverlayRow {
+  id: string;
+  state: SandboxState;
+  kind: 'flood' | 'bushfire' | 'contamination';
+  code: string;
+  description: string;
+  severity: 'low' | 'medium' | 'high' | 'extreme';
+  source_name: string;
+  /** YYYY-MM-DD. */
+  snapshot_date: string;
+  wkt: string;
+}
+
+/** One site of a contaminated land register. */
+export interface ContaminationSiteRow {
+  id: string;
+  state: SandboxState;
+  name: string;
+  status: string;
+  register: string;
+  snapshot_date: string;
+  lng: number;
+  lat: number;
+}
+
+/** Classified bushfire vegetation (AS 3959 classes). */
+export interface VegetationRow {
+  id: string;
+  state: SandboxState;
+  vegetation_class: 'forest' | 'grassland';
+  wkt: string;
+}
+
+export interface HazardCoverageRow {
+  state: SandboxState;
+  kind: 'flood' | 'bushfire' | 'contamination';
+  name: string;
+  snapshot_date: string;
+  wkt: string;
+}
+
 export interface DatasetSourceRow {
   layer: SourceLayer;
   state: SandboxState;
@@ -176,6 +218,10 @@ export interface SandboxTables {
   ugb: UgbRow;
   climate_zone: ClimateZoneRow;
   dem_tile: DemTileRow;
+  hazard_overlay: HazardOverlayRow;
+  contamination_site: ContaminationSiteRow;
+  vegetation: VegetationRow;
+  hazard_coverage: HazardCoverageRow;
   dataset_source: DatasetSourceRow;
 }
 

@@ -24,6 +24,16 @@ const OVERLAID =
   'EXISTS (SELECT 1 FROM planning.overlay o WHERE o.dataset = a.dataset AND ST_Intersects(o.geom, a.geom))';
 const PLANNING_COVERED =
   'EXISTS (SELECT 1 FROM planning.coverage c WHERE c.dataset = a.dataset AND ST_Intersects(c.geom, a.geom))';
+const inHazard = (kind: string) =>
+  `EXISTS (SELECT 1 FROM hazards.overlay h WHERE h.dataset = a.dataset AND h.kind = '${kind}' AND ST_Intersects(h.geom, a.geom))`;
+const hazardMapped = (kind: string) =>
+  `EXISTS (SELECT 1 FROM hazards.coverage h WHERE h.dataset = a.dataset AND h.kind = '${kind}' AND ST_Intersects(h.geom, a.geom))`;
+const HAZARD_CLEAR = `${hazardMapped('flood')} AND ${hazardMapped('bushfire')} AND ${hazardMapped('contamination')}
+  AND NOT EXISTS (SELECT 1 FROM hazards.overlay h WHERE h.dataset = a.dataset AND ST_Intersects(h.geom, a.geom))
+  AND NOT EXISTS (SELECT 1 FROM hazards.vegetation v WHERE v.dataset = a.dataset
+    AND ST_DWithin(v.geom::geography, a.geom::geography, 100))
+  AND NOT EXISTS (SELECT 1 FROM hazards.contamination_site s WHERE s.dataset = a.dataset
+    AND ST_DWithin(s.geom::geography, a.geom::geography, 200))`;
 const SINGLE =
   "a.geocode_type = 'PC' AND a.flat_type_code IS NULL AND a.number_first IS NOT NULL AND a.number_last IS NULL";
 
@@ -45,7 +55,38 @@ const CASES: ReadonlyArray<{ note: string; where: string; state?: string }> = [
     where: `a.number_first IS NULL AND a.lot_number IS NOT NULL AND ${ON_PARCEL}`,
   },
   { note: 'frontage setback geocode', where: `a.geocode_type = 'FCS' AND ${ON_PARCEL}` },
+  {
+    note: 'hazards: flood overlay found (VIC)',
+    state: 'VIC',
+    where: `${SINGLE} AND ${ON_PARCEL} AND ${inHazard('flood')}`,
+  },
+  {
+    note: 'hazards: bushfire overlay found (QLD)',
+    state: 'QLD',
+    where: `${SINGLE} AND ${ON_PARCEL} AND ${inHazard('bushfire')}`,
+  },
+  {
+    note: 'hazards: every hazard checked and clear',
+    state: 'VIC',
+    where: `${SINGLE} AND ${ON_PARCEL} AND ${HAZARD_CLEAR}`,
+  },
+  {
+    note: 'hazards: contamination not mapped',
+    where: `${SINGLE} AND ${ON_PARCEL} AND ${hazardMapped('flood')} AND NOT ${hazardMapped('contamination')}`,
+  },
+  {
+    note: 'hazards: flood not mapped',
+    where: `${SINGLE} AND ${ON_PARCEL} AND ${hazardMapped('bushfire')} AND NOT ${hazardMapped('flood')}`,
+  },
+  {
+    note: 'hazards not covered',
+    where: `${SINGLE} AND ${ON_PARCEL} AND NOT EXISTS (SELECT 1 FROM hazards.coverage h
+      WHERE h.dataset = a.dataset AND ST_Intersects(h.geom, a.geom))`,
+  },
 ];
+
+/** Every case above: what `landgraph sandbox samples` lists (the default keeps the first eight). */
+export const ALL_SAMPLE_CASES = CASES.length;
 
 export async function sandboxSamples(db: Database, limit = 8): Promise<SandboxSample[]> {
   const samples: SandboxSample[] = [];

@@ -238,6 +238,72 @@ FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::float8[], $7
         (r) => r.wkt,
       ),
   },
+  hazard_overlay: {
+    sql: `INSERT INTO hazards.overlay (dataset, id, state, kind, code, description, severity, source_name, snapshot_date,
+  geom)
+SELECT $1::text, t.id, t.state, t.kind, t.code, t.description, t.severity, t.source_name, t.snapshot_date::date, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+  AS t(id, state, kind, code, description, severity, source_name, snapshot_date, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.kind,
+        (r) => r.code,
+        (r) => r.description,
+        (r) => r.severity,
+        (r) => r.source_name,
+        (r) => r.snapshot_date,
+        (r) => r.wkt,
+      ),
+  },
+  contamination_site: {
+    sql: `INSERT INTO hazards.contamination_site (dataset, id, state, name, status, register, snapshot_date, geom)
+SELECT $1::text, t.id, t.state, t.name, t.status, t.register, t.snapshot_date::date,
+  ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326)
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::float8[])
+  AS t(id, state, name, status, register, snapshot_date, lng, lat)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.name,
+        (r) => r.status,
+        (r) => r.register,
+        (r) => r.snapshot_date,
+        (r) => r.lng,
+        (r) => r.lat,
+      ),
+  },
+  vegetation: {
+    sql: `INSERT INTO hazards.vegetation (dataset, id, state, vegetation_class, geom)
+SELECT $1::text, t.id, t.state, t.vegetation_class, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t(id, state, vegetation_class, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.vegetation_class,
+        (r) => r.wkt,
+      ),
+  },
+  hazard_coverage: {
+    sql: `INSERT INTO hazards.coverage (dataset, state, kind, name, snapshot_date, geom)
+SELECT $1::text, t.state, t.kind, t.name, t.snapshot_date::date, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(state, kind, name, snapshot_date, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.state,
+        (r) => r.kind,
+        (r) => r.name,
+        (r) => r.snapshot_date,
+        (r) => r.wkt,
+      ),
+  },
   dataset_source: {
     sql: `INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
 SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t`,
@@ -282,6 +348,10 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM planning.climate_zone WHERE dataset = $1',
   'DELETE FROM roads.centreline WHERE dataset = $1',
   'DELETE FROM terrain.dem_tile WHERE dataset = $1',
+  'DELETE FROM hazards.overlay WHERE dataset = $1',
+  'DELETE FROM hazards.contamination_site WHERE dataset = $1',
+  'DELETE FROM hazards.vegetation WHERE dataset = $1',
+  'DELETE FROM hazards.coverage WHERE dataset = $1',
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
@@ -293,4 +363,5 @@ export const COUNT_COMPLETE_SOURCES =
 /** Fresh planner statistics after a bulk load, so lookups use the spatial indexes from the first query. */
 export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, address.locality, address.street_locality,
   address.address_detail, address.address_default_geocode, cadastre.parcel, cadastre.coverage, planning.zone,
-  planning.overlay, planning.coverage, planning.ugb, planning.climate_zone, roads.centreline, terrain.dem_tile`;
+  planning.overlay, planning.coverage, planning.ugb, planning.climate_zone, roads.centreline, terrain.dem_tile,
+  hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage`;

@@ -12,6 +12,7 @@ import {
 } from './addresses.ts';
 import { at } from './arrays.ts';
 import type { Batcher } from './batcher.ts';
+import { hazardRows } from './hazards.ts';
 import { climateZoneRow } from './climate.ts';
 import { Frame, rectRing, Shear } from './geometry.ts';
 import { buildGrid, type Grid, shearLevels } from './grid.ts';
@@ -178,5 +179,10 @@ export function* suburbRows(
   const ugb = ugbRow(spec, grid, frame);
   if (ugb) out.push('ugb', ugb);
   out.push('climate_zone', climateZoneRow(spec, grid, frame));
+  const hazards = hazardRows(spec, grid, frame);
+  for (const row of hazards.overlays) out.push('hazard_overlay', row);
+  for (const row of hazards.sites) out.push('contamination_site', row);
+  for (const row of hazards.vegetation) out.push('vegetation', row);
+  for (const row of hazards.coverage) out.push('hazard_coverage', row);
   yield* out.drain(false);
 }

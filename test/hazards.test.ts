@@ -1,0 +1,290 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sandboxSamples } from '../prisma/sandbox/load.ts';
+import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
+import { estimateBal } from '../subgraphs/hazards/bal.ts';
+import type { TestRuntime } from './support/runtime.ts';
+import { createTestKey, testRuntime } from './support/runtime.ts';
+
+type Point = { lat: number; lng: number; state: string };
+type Evidence = { type: string; code: string | null; description: string; severity: string; distance_m: number };
+type HazardJson = {
+  severity: string | null;
+  coverage: string;
+  freshness: string | null;
+  message: string | null;
+  evidence: Evidence[];
+  bal: { rating: string; distance_m: number; note: string } & Record<string, unknown>;
+};
+type HazardsJson = {
+  status: string;
+  source: string | null;
+  attribution: string | null;
+  license: string | null;
+  message: string | null;
+  freshness: string | null;
+  data: Record<'flood' | 'bushfire' | 'contamination', HazardJson>;
+};
+
+const HAZARD_FIELDS = `status source attribution license message freshness
+  data {
+    flood { severity coverage freshness message evidence { type code description severity source distance_m status snapshot_date } }
+    bushfire { severity coverage freshness message evidence { type code severity distance_m }
+      bal { rating method table fdi vegetation_class distance_m effective_slope_deg slope_direction slope_band
+            distance_band_m indicative note } }
+    contamination { severity coverage freshness message evidence { type code description severity source distance_m status } }
+  }`;
+
+describe('hazards layer', () => {
+  let t: TestRuntime;
+  /** A point of each sandbox case, found from the loaded rows rather than hard-coded coordinates. */
+  const points: Record<string, Point> = {};
+
+  const graphql = (query: string, key = t.key) =>
+    request(t.app).post('/graphql').set('Authorization', `Bearer ${key}`).send({ query });
+  const hazardsAt = async (p: Point) => {
+    const res = await graphql(`{ hazardsAt(lat: ${p.lat}, lng: ${p.lng}, state: "${p.state}") { ${HAZARD_FIELDS} } }`);
+    expect(res.body.errors).toBeUndefined();
+    return (res.body as { data: { hazardsAt: HazardsJson } }).data.hazardsAt;
+  };
+
+  async function pointOf(sql: string, params: unknown[] = []): Promise<Point> {
+    const [row] = await t.runtime.db.query<{ lat: number; lng: number; state: string }>(sql, params);
+    if (!row) throw new Error(`No sandbox point for ${sql}`);
+    return { lat: Number(row.lat), lng: Number(row.lng), state: row.state };
+  }
+
+  beforeAll(async () => {
+    t = await testRuntime();
+    const inOverlay = (code: string, state: string) =>
+      pointOf(
+        `SELECT ST_Y(ST_PointOnSurface(o.geom)) AS lat, ST_X(ST_PointOnSurface(o.geom)) AS lng, o.state
+         FROM hazards.overlay o WHERE o.dataset = 'sandbox' AND o.code = $1 AND o.state = $2 ORDER BY o.id LIMIT 1`,
+        [code, state],
+      );
+    points.floodway = await inOverlay('FO', 'VIC');
+    points.bmo = await inOverlay('BMO', 'VIC');
+    points.eao = await inOverlay('EAO', 'VIC');
+    points.nswFlood = await inOverlay('FPA', 'NSW');
+    // the middle of a suburb: checked for every hazard, and nothing there
+    points.clear = await pointOf(
+      `SELECT ST_Y(ST_Centroid(c.geom)) AS lat, ST_X(ST_Centroid(c.geom)) AS lng, c.state
+       FROM hazards.coverage c WHERE c.dataset = 'sandbox' AND c.name = 'HUNTLY' AND c.kind = 'flood'`,
+    );
+    points.castleHill = await pointOf(
+      `SELECT ST_Y(ST_Centroid(c.geom)) AS lat, ST_X(ST_Centroid(c.geom)) AS lng, c.state
+       FROM cadastre.coverage c WHERE c.dataset = 'sandbox' AND c.name = 'CASTLE HILL'`,
+    );
+    // North Lakes' flood mapping reaches its southern half only: a point its other hazards cover
+    points.northLakesUnmapped = await pointOf(
+      `SELECT ST_Y(p) AS lat, ST_X(p) AS lng, 'QLD' AS state FROM (
+         SELECT ST_PointOnSurface(ST_Difference(b.geom, f.geom)) AS p
+         FROM hazards.coverage b JOIN hazards.coverage f ON f.dataset = b.dataset AND f.name = b.name AND f.kind = 'flood'
+         WHERE b.dataset = 'sandbox' AND b.name = 'NORTH LAKES' AND b.kind = 'bushfire') d`,
+    );
+  });
+
+  it('finds a flood overlay with its code, severity, coverage and freshness', async () => {
+    const layer = await hazardsAt(points.floodway!);
+    expect(layer.status).toBe('ok');
+    expect(layer.source).toMatch(/^mirror:vic\/hazards@sandbox-v4-/);
+    expect(layer.attribution).toMatch(/synthetic/);
+    expect(layer.license).toBe('CC BY 4.0');
+    const { flood } = layer.data;
+    expect(flood).toMatchObject({ severity: 'high', coverage: 'found', freshness: '2025-09-01' });
+    expect(flood.evidence.map((e) => e.code)).toEqual(['FO', 'LSIO']);
+    expect(flood.evidence[0]).toMatchObject({
+      type: 'overlay',
+      severity: 'high',
+      distance_m: 0,
+      source: 'Vicmap Planning',
+    });
+    // the layer is as fresh as its oldest source
+    expect(layer.freshness).toBe('2025-07-15');
+  });
+
+  it('rates the BAL by AS 3959 Method 1 from the classified vegetation nearby', async () => {
+    const layer = await hazardsAt(points.bmo!);
+    const { bushfire } = layer.data;
+    expect(bushfire.coverage).toBe('found');
+    expect(bushfire.evidence.map((e) => e.code)).toEqual(expect.arrayContaining(['BMO', 'BPA']));
+    expect(bushfire.bal).toMatchObject({
+      method: 'AS 3959-2018 Method 1',
+      fdi: 100,
+      vegetation_class: 'forest',
+      effective_slope_deg: 0,
+      slope_direction: 'flat',
+      indicative: true,
+    });
+    expect(bushfire.bal.distance_m).toBeLessThan(100);
+    expect(bushfire.bal.rating).toBe(
+      estimateBal({
+        vegetation: 'forest',
+        distance_m: bushfire.bal.distance_m,
+        effective_slope_deg: 0,
+        slope_direction: 'flat',
+        fdi: 100,
+      }).rating,
+    );
+    expect(bushfire.bal.note).toMatch(/flat land/);
+    expect(bushfire.severity).toMatch(/^(high|extreme)$/);
+  });
+
+  it('reports contamination from the audit overlay and a register site with its distance', async () => {
+    const { contamination } = (await hazardsAt(points.eao!)).data;
+    expect(contamination.coverage).toBe('found');
+    const types = contamination.evidence.map((e) => e.type);
+    expect(types).toEqual(['overlay', 'register']);
+    const site = contamination.evidence[1]!;
+    expect(site).toMatchObject({
+      source: 'EPA Victoria Priority Sites Register',
+      status: 'Priority site: clean-up notice',
+    });
+    expect(site.distance_m).toBeGreaterThanOrEqual(0);
+    expect(site.distance_m).toBeLessThanOrEqual(200);
+  });
+
+  it('tells clear (checked, nothing there) from not mapped', async () => {
+    const clear = await hazardsAt(points.clear!);
+    expect(clear.status).toBe('no_data');
+    for (const kind of ['flood', 'bushfire', 'contamination'] as const) {
+      expect(clear.data[kind]).toMatchObject({ severity: 'none', coverage: 'clear', evidence: [] });
+      expect(clear.data[kind].freshness).toMatch(/^2025-\d\d-\d\d$/);
+    }
+    expect(clear.data.bushfire.bal.rating).toBe('BAL-LOW');
+
+    const parramatta = await hazardsAt(points.nswFlood!);
+    expect(parramatta.status).toBe('ok');
+    expect(parramatta.data.contamination).toMatchObject({ severity: null, coverage: 'not_mapped', freshness: null });
+    expect(parramatta.data.contamination.message).toMatch(/do not reach this point/);
+
+    const northLakes = await hazardsAt(points.northLakesUnmapped!);
+    expect(northLakes.data.flood.coverage).toBe('not_mapped');
+    expect(northLakes.data.contamination.coverage).not.toBe('not_mapped');
+  });
+
+  it('is not_covered where no hazard dataset reaches, and in a state without hazards data', async () => {
+    const castleHill = await hazardsAt(points.castleHill!);
+    expect(castleHill).toMatchObject({ status: 'not_covered', data: null });
+    expect(castleHill.message).toMatch(/do not reach this point/);
+    const sa = await hazardsAt({ lat: -34.93, lng: 138.6, state: 'SA' });
+    expect(sa).toMatchObject({ status: 'not_covered', data: null, source: null });
+  });
+
+  it('is skipped for a property with no point, and rides on the property graph', async () => {
+    // an address G-NAF could place only on its street has no parcel, so no point to look at
+    const [offParcel] = await t.runtime.db.query<{ gnaf_pid: string }>(
+      `SELECT gnaf_pid FROM address.address_detail WHERE dataset = 'sandbox' AND parcel_pfi IS NULL ORDER BY gnaf_pid LIMIT 1`,
+    );
+    const res = await graphql(
+      `{ propertyByGnafPid(gnaf_pid: "${offParcel!.gnaf_pid}") { hazards { status message } } }`,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.propertyByGnafPid.hazards).toMatchObject({ status: 'skipped' });
+    const { lat, lng, state } = points.floodway!;
+    const onProperty = await graphql(
+      `{ propertyAt(lat: ${lat}, lng: ${lng}, state: "${state}") { hazards { status data { flood { coverage } } } } }`,
+    );
+    expect(onProperty.body.errors).toBeUndefined();
+    expect(onProperty.body.data.propertyAt.hazards).toMatchObject({
+      status: 'ok',
+      data: { flood: { coverage: 'found' } },
+    });
+  });
+
+  it('keeps one hazard source failing inside that hazard: the others and the other layers answer', async () => {
+    const { lat, lng, state } = points.floodway!;
+    await t.runtime.db.exec('ALTER TABLE hazards.contamination_site RENAME TO contamination_site_away');
+    try {
+      const res = await graphql(
+        `{ propertyAt(lat: ${lat}, lng: ${lng}, state: "${state}") { planning { status } hazards { ${HAZARD_FIELDS} } } }`,
+      );
+      expect(res.body.errors).toBeUndefined();
+      const { planning, hazards } = res.body.data.propertyAt;
+      expect(planning.status).toBe('ok');
+      expect(hazards.status).toBe('ok');
+      expect(hazards.message).toBe('The contamination source failed; the other hazards answered.');
+      expect(hazards.data.contamination).toMatchObject({ coverage: 'unavailable', severity: null, evidence: [] });
+      expect(hazards.data.flood.coverage).not.toBe('unavailable');
+      expect(hazards.data.bushfire.coverage).not.toBe('unavailable');
+    } finally {
+      await t.runtime.db.exec('ALTER TABLE hazards.contamination_site_away RENAME TO contamination_site');
+    }
+  });
+
+  it('needs risk.read (or risk.summary.read)', async () => {
+    const key = await createTestKey(t.runtime, { scopes: ['planning.read'] });
+    const { lat, lng, state } = points.floodway!;
+    const res = await graphql(`{ hazardsAt(lat: ${lat}, lng: ${lng}, state: "${state}") { status } }`, key);
+    expect(res.body.errors[0].message).toBe('Missing scope: risk.read');
+    const summaryKey = await createTestKey(t.runtime, { scopes: ['risk.summary.read'] });
+    const ok = await graphql(`{ hazardsAt(lat: ${lat}, lng: ${lng}, state: "${state}") { status } }`, summaryKey);
+    expect(ok.body.data.hazardsAt.status).toBe('ok');
+  });
+
+  it('refuses a point outside Australia with the error shape', async () => {
+    const res = await graphql('{ hazardsAt(lat: 51.5, lng: -0.12, state: "VIC") { status } }');
+    expect(res.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('AS 3959 Method 1 (FDI 100, flat land)', () => {
+  const rate = (vegetation: 'forest' | 'grassland' | null, distance_m: number | null) =>
+    estimateBal({ vegetation, distance_m, effective_slope_deg: 0, slope_direction: 'flat', fdi: 100 }).rating;
+
+  it.each([
+    [18.9, 'BAL-FZ'],
+    [19, 'BAL-40'],
+    [25, 'BAL-29'],
+    [35, 'BAL-19'],
+    [48, 'BAL-12.5'],
+    [99.9, 'BAL-12.5'],
+    [100, 'BAL-LOW'],
+  ])('forest at %s m is %s', (distance, rating) => {
+    expect(rate('forest', distance)).toBe(rating);
+  });
+
+  it.each([
+    [5.9, 'BAL-FZ'],
+    [6, 'BAL-40'],
+    [8, 'BAL-29'],
+    [12, 'BAL-19'],
+    [17, 'BAL-12.5'],
+    [50, 'BAL-LOW'],
+  ])('grassland at %s m is %s', (distance, rating) => {
+    expect(rate('grassland', distance)).toBe(rating);
+  });
+
+  it('is BAL-LOW with no classified vegetation within 100 m', () => {
+    expect(rate(null, null)).toBe('BAL-LOW');
+  });
+});
+
+describe('sandbox samples of the hazards layer', () => {
+  it('lists a sample of each hazard case, and each answers as its note says', async () => {
+    const t = await testRuntime();
+    const samples = await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES);
+    const byNote = new Map(samples.map((s) => [s.note, s]));
+    const hazardsOf = async (note: string) => {
+      const s = byNote.get(note);
+      expect(s, note).toBeDefined();
+      const res = await request(t.app)
+        .post('/graphql')
+        .set('Authorization', `Bearer ${t.key}`)
+        .send({
+          query: `{ hazardsAt(lat: ${s!.lat}, lng: ${s!.lng}, state: "${s!.state}") {
+            status data { flood { coverage } bushfire { coverage } contamination { coverage } } } }`,
+        });
+      return (res.body as { data: { hazardsAt: HazardsJson } }).data.hazardsAt;
+    };
+    expect((await hazardsOf('hazards: flood overlay found (VIC)')).data.flood.coverage).toBe('found');
+    expect((await hazardsOf('hazards: bushfire overlay found (QLD)')).data.bushfire.coverage).toBe('found');
+    expect(await hazardsOf('hazards: every hazard checked and clear')).toMatchObject({
+      status: 'no_data',
+      data: { flood: { coverage: 'clear' }, bushfire: { coverage: 'clear' }, contamination: { coverage: 'clear' } },
+    });
+    expect((await hazardsOf('hazards: contamination not mapped')).data.contamination.coverage).toBe('not_mapped');
+    expect((await hazardsOf('hazards: flood not mapped')).data.flood.coverage).toBe('not_mapped');
+    expect((await hazardsOf('hazards not covered')).status).toBe('not_covered');
+  });
+});
