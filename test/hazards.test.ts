@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxSample } from '../prisma/sandbox/load.ts';
 import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { estimateBal } from '../subgraphs/hazards/bal.ts';
@@ -286,5 +287,140 @@ describe('sandbox samples of the hazards layer', () => {
     expect((await hazardsOf('hazards: contamination not mapped')).data.contamination.coverage).toBe('not_mapped');
     expect((await hazardsOf('hazards: flood not mapped')).data.flood.coverage).toBe('not_mapped');
     expect((await hazardsOf('hazards not covered')).status).toBe('not_covered');
+  });
+});
+
+describe('GET /api/hazards and GET /v1/risk-summary', () => {
+  let t: TestRuntime;
+  let sample: SandboxSample;
+  const get = (path: string, query: Record<string, string | number>, key = t.key) =>
+    request(t.app).get(path).query(query).set('Authorization', `Bearer ${key}`);
+
+  beforeAll(async () => {
+    t = await testRuntime();
+    const samples = await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES);
+    sample = samples.find((s) => s.note === 'hazards: flood overlay found (VIC)')!;
+    expect(sample.parcel_pfi).not.toBeNull();
+  });
+
+  it('answers at a point with each hazard, the property block and the credit in body and headers', async () => {
+    const res = await get('/api/hazards', { lat: sample.lat, lng: sample.lng });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      query: { lat: sample.lat, lng: sample.lng, state: 'VIC' },
+      property: { parcel_pfi: sample.parcel_pfi, state: 'VIC' },
+      status: 'ok',
+      data: { flood: { coverage: 'found' } },
+    });
+    expect(res.body.freshness).toMatch(/^2025-/);
+    expect(res.body.data.bushfire.bal.rating).toMatch(/^BAL-/);
+    expect(res.headers['x-service-attribution']).toBe(res.body.attribution);
+    expect(res.headers['x-service-license']).toBe('CC BY 4.0');
+  });
+
+  it('takes pfi + state or gnaf_pid in place of lat/lng, echoing what it resolved', async () => {
+    const byPfi = await get('/api/hazards', { pfi: sample.parcel_pfi!, state: 'VIC' });
+    expect(byPfi.status).toBe(200);
+    expect(byPfi.body).toMatchObject({ query: { pfi: sample.parcel_pfi, state: 'VIC' } });
+    expect(byPfi.body.property.parcel_pfi).toBe(sample.parcel_pfi);
+    const byGnaf = await get('/api/hazards', { gnaf_pid: sample.gnaf_pid });
+    expect(byGnaf.status).toBe(200);
+    expect(byGnaf.body.property).toMatchObject({ gnaf_pid: sample.gnaf_pid, parcel_pfi: sample.parcel_pfi });
+    const missing = await get('/api/hazards', { gnaf_pid: 'GAVIC999999999' });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ success: false, error: 'No property with gnaf_pid GAVIC999999999.' });
+  });
+
+  it('refuses a request that does not identify the property one way', async () => {
+    const queries: Array<Record<string, string | number>> = [
+      {},
+      { lat: sample.lat },
+      { lat: sample.lat, lng: sample.lng, gnaf_pid: 'X' },
+      { pfi: '1' },
+    ];
+    for (const query of queries) {
+      const res = await get('/api/hazards', query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body.success).toBe(false);
+      expect(res.body.error).toEqual(expect.any(String));
+    }
+  });
+
+  it('needs risk.read, and the risk summary risk.summary.read', async () => {
+    const key = await createTestKey(t.runtime, { scopes: ['risk.summary.read'] });
+    expect((await get('/api/hazards', { lat: sample.lat, lng: sample.lng }, key)).status).toBe(403);
+    expect((await get('/v1/risk-summary', { lat: sample.lat, lng: sample.lng }, key)).status).toBe(200);
+    const riskOnly = await createTestKey(t.runtime, { scopes: ['risk.read'] });
+    expect((await get('/v1/risk-summary', { lat: sample.lat, lng: sample.lng }, riskOnly)).status).toBe(403);
+    expect((await get('/api/hazards', { lat: sample.lat, lng: sample.lng }, riskOnly)).status).toBe(200);
+  });
+
+  it('summarises each hazard as severity, coverage and freshness, with the BAL (spec 2.7)', async () => {
+    const key = await createTestKey(t.runtime, { scopes: ['risk.summary.read'] });
+    const res = await get('/v1/risk-summary', { gnaf_pid: sample.gnaf_pid }, key);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      query: { gnaf_pid: sample.gnaf_pid },
+      property: { gnaf_pid: sample.gnaf_pid, parcel_pfi: sample.parcel_pfi, state: 'VIC' },
+    });
+    for (const kind of ['flood', 'bushfire', 'contamination']) {
+      expect(Object.keys(res.body[kind] as object).sort()).toEqual(
+        kind === 'bushfire' ? ['bal', 'coverage', 'freshness', 'severity'] : ['coverage', 'freshness', 'severity'],
+      );
+    }
+    expect(res.body.bushfire.bal).toMatch(/^BAL-/);
+    const detail = await get('/api/hazards', { gnaf_pid: sample.gnaf_pid });
+    expect(res.body.flood).toEqual({
+      severity: detail.body.data.flood.severity,
+      coverage: detail.body.data.flood.coverage,
+      freshness: detail.body.data.flood.freshness,
+    });
+    expect(res.body.overall_severity).toBe(
+      ['extreme', 'high', 'medium', 'low', 'none'].find((s) =>
+        ['flood', 'bushfire', 'contamination'].some((k) => detail.body.data[k].severity === s),
+      ),
+    );
+    expect(res.headers['x-service-attribution']).toMatch(/synthetic/);
+  });
+
+  it('answers not_covered where no hazard dataset reaches, with each hazard not mapped', async () => {
+    const samples = await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES);
+    const outside = samples.find((s) => s.note === 'hazards not covered')!;
+    const res = await get('/v1/risk-summary', { lat: outside.lat, lng: outside.lng });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'not_covered',
+      overall_severity: null,
+      flood: { severity: null, coverage: 'not_mapped', freshness: null },
+      bushfire: { bal: null },
+    });
+  });
+
+  it('answers 502 when every hazard source fails, and the property graph keeps its other layers', async () => {
+    await t.runtime.db.exec('ALTER TABLE hazards.coverage RENAME TO coverage_away');
+    try {
+      const res = await get('/api/hazards', { lat: sample.lat, lng: sample.lng });
+      expect(res.status).toBe(502);
+      expect(res.body).toMatchObject({ success: false, error: expect.stringMatching(/hazard source/) });
+      const graph = await get('/v1/property/graph', { lat: sample.lat, lng: sample.lng });
+      expect(graph.status).toBe(200);
+      expect(graph.body.layers.hazards.status).toBe('error');
+      expect(graph.body.layers.planning.status).toBe('ok');
+      expect(graph.body.layers.cadastre.status).toBe('ok');
+    } finally {
+      await t.runtime.db.exec('ALTER TABLE hazards.coverage_away RENAME TO coverage');
+    }
+  });
+
+  it('adds the hazards layer, with its freshness, to the property graph for keys with risk.read', async () => {
+    const res = await get('/v1/property/graph', { gnaf_pid: sample.gnaf_pid });
+    expect(res.body.layers.hazards).toMatchObject({ status: 'ok', data: { flood: { coverage: 'found' } } });
+    expect(res.body.layers.hazards.freshness).toMatch(/^2025-/);
+    const key = await createTestKey(t.runtime, { scopes: ['property-graph.read', 'cadastre.read'] });
+    const without = await get('/v1/property/graph', { gnaf_pid: sample.gnaf_pid }, key);
+    expect(without.status).toBe(200);
+    expect(without.body.layers.hazards).toBeUndefined();
   });
 });

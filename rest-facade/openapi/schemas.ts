@@ -4,6 +4,7 @@ import type { SchemaObject } from './types.ts';
 import { schemaRef } from './types.ts';
 import { PLANNING_SCHEMAS } from './planning-docs.ts';
 import { PLANNING_ZONE_SCHEMAS } from './planning-zones-docs.ts';
+import { RISK_SCHEMAS } from './risk-docs.ts';
 import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 
 /**
@@ -61,6 +62,7 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   envelope: schemaRef('BuildingEnvelope'),
   climate_zone: schemaRef('ClimateZoneData'),
   terrain: schemaRef('TerrainStats'),
+  hazards: schemaRef('Hazards'),
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
@@ -72,6 +74,9 @@ function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
       source: { type: ['string', 'null'], description: 'Where the answer came from, e.g. mirror:vic/cadastre@<id>.' },
       ...credit,
       message: { type: ['string', 'null'], description: 'Why the layer is not ok, in words a person can act on.' },
+      ...(layer.name === 'hazards'
+        ? { freshness: { type: ['string', 'null'], description: 'The oldest snapshot date of the hazards checked.' } }
+        : {}),
       data: { ...orNull(LAYER_DATA_SCHEMAS[layer.name] ?? { type: 'object' }), description: 'Null unless ok.' },
     },
     required: ['status', 'source', 'attribution', 'license', 'message', 'data'],
@@ -516,4 +521,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...PLANNING_SCHEMAS,
   ...PLANNING_ZONE_SCHEMAS,
   ...TERRAIN_SCHEMAS,
+  ...RISK_SCHEMAS,
 };

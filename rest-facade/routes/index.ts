@@ -6,6 +6,7 @@ import { health } from './health.ts';
 import { planningZonesCoverage, planningZonesHealth, planningZonesMetrics } from './planning-zones.ts';
 import { changelog, usage } from './platform.ts';
 import { propertyGraph } from './property.ts';
+import { hazardsRoute, riskSummary } from './risk.ts';
 import { contoursTerrainStats, contoursVector, elevationTerrain } from './terrain.ts';
 import { buildingEnvelope, envelopeByAddress } from './envelope.ts';
 import { planningProvisions } from './provisions.ts';
@@ -26,6 +27,7 @@ export const ROUTES: RouteDefinition[] = [
   cadastreLotDetail,
   propertyResolve,
   propertyGraph,
+  riskSummary,
   addressAutocomplete,
   addressValidate,
   contoursVector,
@@ -37,4 +39,5 @@ export const ROUTES: RouteDefinition[] = [
   ugbVector,
   ugbAtPoint,
   climateZone,
+  hazardsRoute,
 ] as RouteDefinition[];

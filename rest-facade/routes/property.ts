@@ -11,9 +11,11 @@ import { defineRoute } from '../route.ts';
 import type { LayerFields, ParcelFields } from './cadastre.ts';
 import { LAYER_FIELDS, PARCEL_FIELDS, creditOf, parcelFeature } from './cadastre.ts';
 import type { EnvelopeFields, ProvisionsFields } from './provisions-shape.ts';
+import { HAZARDS_SELECTION } from './hazards-shape.ts';
 import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } from './provisions-shape.ts';
 
-type GraphLayer = LayerFields & { data: unknown };
+/** Hazards carry freshness besides the fields of every layer (spec 2.6). */
+type GraphLayer = LayerFields & { data: unknown; freshness?: string | null };
 
 /**
  * The layers of the property graph: each is one field of `Property`, the scope that grants it
@@ -49,6 +51,12 @@ export const PROPERTY_LAYERS = [
     scope: 'elevation.read',
     selection: `terrain { ${LAYER_FIELDS} data { min_m max_m mean_m fall_m slope_mean_percent slope_max_percent
       slope_mean_deg slope_max_deg aspect aspect_deg samples sampling cell_size_m area_m2 } }`,
+    toRest: (data: unknown) => data,
+  },
+  {
+    name: 'hazards',
+    scope: 'risk.read',
+    selection: HAZARDS_SELECTION,
     toRest: (data: unknown) => data,
   },
   {
@@ -88,7 +96,7 @@ function propertyOperation(entry: 'point' | 'parcel' | 'gnaf', layers: readonly 
   }
 }
 
-const graphQuery = z
+export const graphQuery = z
   .object({
     lat: numeric('lat').optional(),
     lng: numeric('lng').optional(),
@@ -190,6 +198,7 @@ export const propertyGraph = defineRoute({
         attribution: value.attribution,
         license: value.license,
         message: value.message,
+        ...(layer.name === 'hazards' ? { freshness: value.freshness ?? null } : {}),
         data: value.status === 'ok' && value.data ? layer.toRest(value.data) : null,
       };
       if (value.status === 'ok') credits.push(creditOf(value));
