@@ -117,8 +117,8 @@ const SOURCES: Record<SourceLayer, { what: string; modelledOn: Partial<Record<Sa
   hazards: {
     what: 'flood, bushfire and contamination mapping',
     modelledOn: {
-      VIC: 'Vicmap Planning overlays and the EPA Victoria Priority Sites Register',
-      NSW: 'NSW Flood Planning Areas, RFS Bush Fire Prone Land and the EPA contaminated land record',
+      VIC: 'Vicmap overlays LSIO, FO, SBO, BPA, BMO and EAO and the EPA Victoria Priority Sites Register',
+      NSW: 'NSW flood (FPA) mapping, RFS Bush Fire Prone Land and the EPA contaminated land record',
       QLD: 'QLD SPP flood hazard and bushfire prone area mapping and the Contaminated Land Register',
     },
   },
