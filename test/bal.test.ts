@@ -9,6 +9,7 @@ import {
   type SlopeDirection,
   type VegetationClass,
 } from '../subgraphs/hazards/bal.ts';
+import { BAL_TABLES } from '../subgraphs/hazards/bal-tables.ts';
 
 const input = (over: Partial<BalInput>): BalInput => ({
   vegetation: 'forest',
@@ -82,6 +83,40 @@ describe('BAL by AS 3959 Method 1: every band edge at FDI 100', () => {
     expect(estimateBal(input({ distance_m: 60 })).distance_band_m).toEqual([48, 100]);
     expect(estimateBal(input({ distance_m: 10 })).distance_band_m).toEqual([0, 19]);
     expect(estimateBal(input({ distance_m: 100 })).distance_band_m).toEqual([100, null]);
+  });
+});
+
+describe('BAL tables hold together', () => {
+  const tables = Object.entries(BAL_TABLES);
+
+  it('has rows whose distances rise strictly and stay inside 100 m', () => {
+    for (const [fdi, table] of tables) {
+      for (const [band, rows] of Object.entries(table)) {
+        for (const [vegetation, row] of Object.entries(rows)) {
+          const where = `FDI ${fdi} ${band} ${vegetation}`;
+          expect(
+            row.every((limit, i) => i === 0 || limit > row[i - 1]!),
+            where,
+          ).toBe(true);
+          expect(row[3], where).toBeLessThan(100);
+        }
+      }
+    }
+  });
+
+  it('never asks for less distance on a steeper downslope', () => {
+    const order = ['flat', 'down_0_5', 'down_5_10', 'down_10_15', 'down_15_20'] as const;
+    for (const [fdi, table] of tables) {
+      for (let i = 1; i < order.length; i += 1) {
+        for (const [vegetation, row] of Object.entries(table[order[i]!])) {
+          const flatter = table[order[i - 1]!][vegetation as VegetationClass];
+          expect(
+            row.every((limit, j) => limit >= flatter[j]!),
+            `FDI ${fdi} ${vegetation} ${order[i]}`,
+          ).toBe(true);
+        }
+      }
+    }
   });
 });
 
