@@ -148,6 +148,10 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   // POST /api/contours/terrain-stats sells the same answer under envelope.read
   'Query.terrainStats': ['envelope.read'],
   'Query.terrainOfBBox': ['elevation.read'],
+  'Query.roadsNear': ['roads.read'],
+  'Property.roads': ['roads.read'],
+  // the planning products take the centrelines through @requires: every scope of a product that reads them
+  'Property.road_lines': ['roads.read', 'envelope.read', 'envelope.by-address.read', 'planning.provisions.read'],
 };
 
 /**
@@ -184,11 +188,14 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'ContourSet',
   'EnvelopeLayer',
   'EnvelopeLevel',
+  'FrontingRoad',
   'GeoPoint',
   'HeightRule',
   'LatencyStats',
   'LotCharacteristics',
   'LotReference',
+  'NearbyRoad',
+  'NearbyRoadsLayer',
   'Overlay',
   'Parcel',
   'ParcelCollection',
@@ -208,6 +215,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'PlanningStateCoverage',
   'PlanningSystemMetrics',
   'ProvisionsLayer',
+  'RoadLine',
+  'RoadLinesLayer',
+  'RoadsLayer',
   'SetbackRule',
   'TerrainLayer',
   'TerrainStats',
