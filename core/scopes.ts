@@ -135,6 +135,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'envelope.by-address.read',
     'planning.provisions.read',
     'elevation.read',
+    // the fronting roads are measured against the parcel's boundary (subgraphs/roads)
+    'roads.read',
   ],
   'Property.provisions': ['planning.provisions.read'],
   'Property.envelope': ['envelope.read', 'envelope.by-address.read'],

@@ -149,3 +149,96 @@ describe('roads subgraph', () => {
     expect(messages.sort()).toEqual(['property.road_lines', 'property.roads']);
   });
 });
+
+describe('roads routes', () => {
+  let t: TestRuntime;
+  let f: Fixtures;
+  const get = (path: string, query: Record<string, string>, key = t.key) =>
+    request(t.app).get(path).query(query).set('Authorization', `Bearer ${key}`);
+
+  beforeAll(async () => {
+    t = await testRuntime();
+    f = await loadFixtures(t.runtime.db);
+  });
+
+  it('GET /api/roads/nearest lists the nearest centrelines, state detected, credited in the headers', async () => {
+    const { vicParcel: p } = f;
+    const res = await get('/api/roads/nearest', { lat: String(p.lat), lng: String(p.lng), limit: '2' }).expect(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      state: 'VIC',
+      status: 'ok',
+      message: null,
+      source: expect.stringMatching(/^mirror:vic\/roads@/),
+      attribution: expect.stringContaining('Vicmap Transport'),
+    });
+    expect(res.body.data).toHaveLength(2);
+    expect(res.body.data[0]).toEqual({
+      name: expect.any(String),
+      road_class: expect.any(String),
+      distance_m: expect.any(Number),
+      geometry: { type: 'LineString', coordinates: expect.any(Array) },
+    });
+    expect(res.headers['x-service-attribution']).toBe(res.body.attribution);
+
+    const uncovered = await get('/api/roads/nearest', { lat: '-34.93', lng: '138.6' }).expect(200);
+    expect(uncovered.body).toMatchObject({ state: 'SA', status: 'not_covered', data: [], source: null });
+  });
+
+  it('GET /api/roads/nearest refuses a bad limit or point with the error envelope', async () => {
+    const { vicParcel: p } = f;
+    const point = { lat: String(p.lat), lng: String(p.lng) };
+    for (const [limit, message] of [
+      ['0', 'limit must be at least 1.'],
+      ['51', 'limit must be at most 50.'],
+      ['2.5', 'limit must be a whole number.'],
+      ['many', 'limit must be a number'],
+    ] as const) {
+      const res = await get('/api/roads/nearest', { ...point, limit }).expect(400);
+      expect(res.body).toMatchObject({ success: false, error: expect.stringContaining(message) });
+    }
+    const missing = await get('/api/roads/nearest', { lat: point.lat }).expect(400);
+    expect(missing.body.success).toBe(false);
+  });
+
+  it('GET /api/roads/fronting gives the same fronting roads by PFI as by a point on the lot', async () => {
+    const { vicParcel: p } = f;
+    const byPfi = await get('/api/roads/fronting', { pfi: p.parcel_pfi, state: 'vic' }).expect(200);
+    expect(byPfi.body).toMatchObject({ success: true, state: 'VIC', status: 'ok', message: null });
+    const roads = byPfi.body.data as FrontingRoad[];
+    expect(roads[0]).toMatchObject({ front: true, frontage_m: expect.any(Number), road_class: expect.any(String) });
+    const byPoint = await get('/api/roads/fronting', { lat: String(p.lat), lng: String(p.lng) }).expect(200);
+    expect(byPoint.body.data).toEqual(roads);
+    expect(byPoint.headers['x-service-license']).toBe(byPfi.body.license);
+  });
+
+  it('GET /api/roads/fronting answers 404 off any parcel or for an unknown PFI, 400 when the lot is named twice', async () => {
+    const off = await get('/api/roads/fronting', { lat: String(f.roadReserve.lat), lng: String(f.roadReserve.lng) });
+    expect(off.status).toBe(404);
+    expect(off.body).toMatchObject({ success: false, error: 'No parcel found at this point in VIC.' });
+    const unknown = await get('/api/roads/fronting', { pfi: 'NO-SUCH-PFI', state: 'VIC' }).expect(404);
+    expect(unknown.body.error).toBe('No parcel with PFI NO-SUCH-PFI in VIC.');
+    const twice = await get('/api/roads/fronting', { pfi: '1', state: 'VIC', lat: '-37', lng: '145' }).expect(400);
+    expect(twice.body.error).toMatch(/Name the lot one way/);
+    const noState = await get('/api/roads/fronting', { pfi: '1' }).expect(400);
+    expect(noState.body.error).toMatch(/pfi needs state/);
+  });
+
+  it('refuses both routes without roads.read, and /v1/property/graph carries the roads layer only with it', async () => {
+    const { vicParcel: p } = f;
+    const graphOnly = await createTestKey(t.runtime, { scopes: ['property-graph.read'] });
+    const point = { lat: String(p.lat), lng: String(p.lng) };
+    for (const path of ['/api/roads/nearest', '/api/roads/fronting']) {
+      const res = await get(path, point, graphOnly).expect(403);
+      expect(res.body).toMatchObject({ success: false, error: expect.stringContaining('roads.read') });
+    }
+    const without = await get('/v1/property/graph', point, graphOnly).expect(200);
+    expect(JSON.stringify(without.body)).not.toContain('frontage_m');
+    const withRoads = await createTestKey(t.runtime, { scopes: ['property-graph.read', 'roads.read'] });
+    const graph = await get('/v1/property/graph', point, withRoads).expect(200);
+    const fronting = await get('/api/roads/fronting', point).expect(200);
+    expect(JSON.stringify(graph.body)).toContain('"frontage_m"');
+    expect(Object.keys(graph.body.layers)).toEqual(['roads']);
+    expect(graph.body.layers.roads).toMatchObject({ status: 'ok', data: fronting.body.data });
+  });
+});

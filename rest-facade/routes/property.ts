@@ -52,6 +52,12 @@ export const PROPERTY_LAYERS = [
     toRest: (data: unknown) => data,
   },
   {
+    name: 'roads',
+    scope: 'roads.read',
+    selection: `roads { ${LAYER_FIELDS} data { name road_class frontage_m distance_m front } }`,
+    toRest: (data: unknown) => data,
+  },
+  {
     name: 'climate_zone',
     scope: 'envelope.read',
     selection: `climate_zone { ${LAYER_FIELDS} data { zone description } }`,

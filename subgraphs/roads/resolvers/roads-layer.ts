@@ -15,6 +15,9 @@ export const MAX_NEAREST = 50;
 /** A point further than this from every centreline is not near a road: it gets no_data, not a far road. */
 export const NEAREST_REACH_M = 2000;
 
+/** The message of a property on no parcel; the REST routes answer it with 404. */
+export const NO_PARCEL = 'The property has no parcel whose roads could be found.';
+
 const uncovered = (state: string) => `Road data does not cover ${state || 'this state'} yet.`;
 const cm = (metres: number): number => Math.round(metres * 100) / 100;
 
@@ -23,8 +26,7 @@ async function linesOf(property: RoadsProperty, ctx: RoadsContext): Promise<Road
   const { state, parcel_geometry } = property;
   const provenance = await ctx.roads.provenance(state);
   if (!provenance) return layerEmpty('not_covered', uncovered(state));
-  if (!parcel_geometry)
-    return layerEmpty('skipped', 'The property has no parcel whose roads could be found.', provenance);
+  if (!parcel_geometry) return layerEmpty('skipped', NO_PARCEL, provenance);
   return layerOk(await ctx.roads.linesNear.load({ state, geometry: parcel_geometry }), provenance);
 }
 
