@@ -26,10 +26,10 @@ export type PlanningProperty = {
 /** The roads subgraph's RoadLinesLayer, as far as the boundary classification reads it. */
 export type RequiredRoadLines = {
   status: LayerStatus;
-  source: string | null;
-  attribution: string | null;
-  license: string | null;
-  data: Array<{ name: string | null; road_class: string; geometry: GeoJSONGeometry }> | null;
+  source?: string | null;
+  attribution?: string | null;
+  license?: string | null;
+  data?: Array<{ name?: string | null; road_class: string; geometry: GeoJSONGeometry }> | null;
 };
 
 export type PlanningLayerModel = LayerResult<PlanningAtPoint>;

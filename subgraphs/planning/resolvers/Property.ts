@@ -1,5 +1,5 @@
 import { assertLotFigures } from '../../../core/validate.ts';
-import type { PlanningContext, PlanningProperty } from '../data.ts';
+import type { PlanningContext } from '../data.ts';
 import type { PropertyResolvers } from '../generated/resolvers-types.ts';
 import { climateZoneLayer } from './climate.ts';
 import { envelopeLayer } from './envelope.ts';
@@ -13,7 +13,7 @@ export const Property: PropertyResolvers<PlanningContext> = {
       state: reference.state ?? '',
       location: reference.location ?? null,
       parcel_geometry: 'parcel_geometry' in reference ? (reference.parcel_geometry ?? null) : null,
-      road_lines: 'road_lines' in reference ? ((reference.road_lines as PlanningProperty['road_lines']) ?? null) : null,
+      road_lines: 'road_lines' in reference ? (reference.road_lines ?? null) : null,
     };
   },
   planning: (property, _args, ctx) => planningLayer(property, ctx),

@@ -107,7 +107,7 @@ function roadLinesOf(property: PlanningProperty): { lines: RoadLine[]; provenanc
   }
   const lines = (layer.data ?? []).flatMap((line): RoadLine[] =>
     line.geometry.type === 'LineString'
-      ? [{ name: line.name, road_class: line.road_class, coordinates: line.geometry.coordinates }]
+      ? [{ name: line.name ?? null, road_class: line.road_class, coordinates: line.geometry.coordinates }]
       : [],
   );
   const { source, attribution, license } = layer;
