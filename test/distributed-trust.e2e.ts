@@ -206,6 +206,24 @@ describe('subgraphs trust only the gateway', () => {
       expect(response.body.layers[layer].status, layer).not.toBe('error');
     expect(response.body.layers.cadastre.data).not.toBeNull();
   });
+
+  it('marks the roads layer and the products that stand on it error once the roads process is stopped', async () => {
+    const roads = running.subgraphs.roads;
+    await new Promise<void>((resolve) => {
+      roads.once('exit', () => resolve());
+      roads.kill('SIGTERM');
+    });
+    const response = await request(running.url)
+      .get('/v1/property/graph')
+      .query(point)
+      .set('Authorization', `Bearer ${key}`);
+    expect(response.status).toBe(200);
+    expect(response.body.layers.roads).toMatchObject({ status: 'error', data: null });
+    // no lot is classified as fronting no road because the roads did not answer
+    for (const layer of ['provisions', 'envelope']) expect(response.body.layers[layer].status, layer).toBe('error');
+    for (const layer of ['cadastre', 'planning', 'climate_zone'])
+      expect(response.body.layers[layer].status, layer).not.toBe('error');
+  });
 });
 
 /**
