@@ -54,6 +54,7 @@ describe('subgraphs', () => {
     ['address', ['@key(fields: "gnaf_pid")', '@key(fields: "parcel_pfi state")']],
     ['cadastre', ['@key(fields: "parcel_pfi state")']],
     ['planning', ['@key(fields: "parcel_pfi state")', '@requires(fields: "location { lat lng }")']],
+    ['roads', ['@key(fields: "parcel_pfi state")', '@requires(fields: "parcel_geometry")']],
   ] as const)('%s publishes its SDL with its Property keys through _service', async (name, directives) => {
     const data = await run(name, '{ _service { sdl } }');
     const sdl = (data._service as { sdl: string }).sdl;
