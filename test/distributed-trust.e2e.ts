@@ -224,10 +224,7 @@ describe('subgraphs trust only the gateway', () => {
     for (const layer of ['cadastre', 'planning', 'climate_zone'])
       expect(response.body.layers[layer].status, layer).not.toBe('error');
     // the envelope alone is a failing source behind the route: 502, retryable
-    const envelope = await request(running.url)
-      .get('/api/envelope')
-      .query(point)
-      .set('Authorization', `Bearer ${key}`);
+    const envelope = await request(running.url).get('/api/envelope').query(point).set('Authorization', `Bearer ${key}`);
     expect(envelope.status).toBe(502);
     expect(envelope.body).toMatchObject({ success: false, retryable: true });
   });
