@@ -135,6 +135,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'envelope.by-address.read',
     'planning.provisions.read',
     'elevation.read',
+    // the fronting roads are measured against the parcel's boundary (subgraphs/roads)
+    'roads.read',
   ],
   'Property.provisions': ['planning.provisions.read'],
   'Property.envelope': ['envelope.read', 'envelope.by-address.read'],
@@ -148,6 +150,10 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   // POST /api/contours/terrain-stats sells the same answer under envelope.read
   'Query.terrainStats': ['envelope.read'],
   'Query.terrainOfBBox': ['elevation.read'],
+  'Query.roadsNear': ['roads.read'],
+  'Property.roads': ['roads.read'],
+  // the planning products take the centrelines through @requires: every scope of a product that reads them
+  'Property.road_lines': ['roads.read', 'envelope.read', 'envelope.by-address.read', 'planning.provisions.read'],
 };
 
 /**
@@ -184,11 +190,14 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'ContourSet',
   'EnvelopeLayer',
   'EnvelopeLevel',
+  'FrontingRoad',
   'GeoPoint',
   'HeightRule',
   'LatencyStats',
   'LotCharacteristics',
   'LotReference',
+  'NearbyRoad',
+  'NearbyRoadsLayer',
   'Overlay',
   'Parcel',
   'ParcelCollection',
@@ -208,6 +217,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'PlanningStateCoverage',
   'PlanningSystemMetrics',
   'ProvisionsLayer',
+  'RoadLine',
+  'RoadLinesLayer',
+  'RoadsLayer',
   'SetbackRule',
   'TerrainLayer',
   'TerrainStats',

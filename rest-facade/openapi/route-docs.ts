@@ -5,6 +5,7 @@ import { schemaRef } from './types.ts';
 import { PLANNING_ROUTE_DOCS } from './planning-docs.ts';
 import { PLANNING_ZONE_ROUTE_DOCS } from './planning-zones-docs.ts';
 import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
+import { ROADS_ROUTE_DOCS } from './roads-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -213,4 +214,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...PLANNING_ROUTE_DOCS,
   ...PLANNING_ZONE_ROUTE_DOCS,
   ...TERRAIN_ROUTE_DOCS,
+  ...ROADS_ROUTE_DOCS,
 };

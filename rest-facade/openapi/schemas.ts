@@ -5,6 +5,7 @@ import { schemaRef } from './types.ts';
 import { PLANNING_SCHEMAS } from './planning-docs.ts';
 import { PLANNING_ZONE_SCHEMAS } from './planning-zones-docs.ts';
 import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
+import { ROADS_SCHEMAS } from './roads-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -61,6 +62,7 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   envelope: schemaRef('BuildingEnvelope'),
   climate_zone: schemaRef('ClimateZoneData'),
   terrain: schemaRef('TerrainStats'),
+  roads: { type: 'array', items: schemaRef('FrontingRoad'), description: 'The roads the lot fronts, the front first.' },
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
@@ -516,4 +518,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...PLANNING_SCHEMAS,
   ...PLANNING_ZONE_SCHEMAS,
   ...TERRAIN_SCHEMAS,
+  ...ROADS_SCHEMAS,
 };

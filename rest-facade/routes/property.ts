@@ -52,6 +52,12 @@ export const PROPERTY_LAYERS = [
     toRest: (data: unknown) => data,
   },
   {
+    name: 'roads',
+    scope: 'roads.read',
+    selection: `roads { ${LAYER_FIELDS} data { name road_class frontage_m distance_m front } }`,
+    toRest: (data: unknown) => data,
+  },
+  {
     name: 'climate_zone',
     scope: 'envelope.read',
     selection: `climate_zone { ${LAYER_FIELDS} data { zone description } }`,
@@ -61,6 +67,9 @@ export const PROPERTY_LAYERS = [
     },
   },
 ] as const;
+
+/** The identity fields every property-graph operation selects, beside its layers. */
+const SELECTED = new Set(['gnaf_pid', 'parcel_pfi', 'state', 'location', 'address']);
 
 const IDENTITY_FIELDS = `gnaf_pid parcel_pfi state location { lat lng }
   address { ${LAYER_FIELDS} data { gnaf_pid formatted_address locality postcode geocode_type } }`;
@@ -119,16 +128,23 @@ const graphQuery = z
 function withLayerFailures<TData>(
   result: GraphResult<TData>,
   layers: readonly PropertyLayer[],
-): { data: TData; failed: Map<string, string> } {
+): { data: TData; failed: Map<string, string>; required: string | null } {
   const names = new Set<string>(layers.map((layer) => layer.name));
   const failed = new Map<string, string>();
+  let required: string | null = null;
   const others = (result.errors ?? []).filter((error) => {
     const [root, layer] = error.path ?? [];
+    // A field the caller never selected failed where the planner fetched it for a layer that
+    // @requires it (`road_lines` for the envelope): that layer reports its own failure.
+    if (root === 'property' && typeof layer === 'string' && !SELECTED.has(layer) && !names.has(layer)) {
+      required ??= error.message;
+      return false;
+    }
     if (root !== 'property' || typeof layer !== 'string' || !names.has(layer)) return true;
     if (!failed.has(layer)) failed.set(layer, error.message);
     return false;
   });
-  return { data: unwrap({ ...result, errors: others }), failed };
+  return { data: unwrap({ ...result, errors: others }), failed, required };
 }
 
 /** Distinct credits of every layer in the payload, joined so the headers carry all of them. */
@@ -152,7 +168,7 @@ export const propertyGraph = defineRoute({
     type Result = { property: PropertyResult | null };
     const run = async (entry: 'point' | 'parcel' | 'gnaf', variables: Record<string, unknown>) =>
       withLayerFailures(await graph.execute<Result>(propertyOperation(entry, allowed), variables, scope), allowed);
-    let result: { data: Result; failed: Map<string, string> };
+    let result: { data: Result; failed: Map<string, string>; required: string | null };
     let query: Record<string, unknown>;
     if (q.gnaf_pid !== undefined) {
       query = { gnaf_pid: q.gnaf_pid };
@@ -180,7 +196,10 @@ export const propertyGraph = defineRoute({
     const layers: Record<string, unknown> = {};
     const credits: Array<Credit | null> = [property.address.status === 'ok' ? creditOf(property.address) : null];
     for (const layer of allowed) {
-      const failure = result.failed.get(layer.name);
+      // a layer left null with no error of its own was not resolved: what it @requires failed
+      const failure =
+        result.failed.get(layer.name) ??
+        (property[layer.name] == null ? (result.required ?? `The ${layer.name} layer did not resolve.`) : undefined);
       const value: GraphLayer = failure
         ? { status: 'error', source: null, attribution: null, license: null, message: failure, data: null }
         : (property[layer.name] as GraphLayer);
