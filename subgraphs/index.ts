@@ -2,6 +2,7 @@ import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
+import { buildSoilSubgraph } from './soil/server.ts';
 import { buildTerrainSubgraph } from './terrain/server.ts';
 
 /** Every subgraph of the graph, in the order of their distributed-mode ports. */
@@ -10,6 +11,7 @@ export const SUBGRAPHS = {
   cadastre: buildCadastreSubgraph,
   planning: buildPlanningSubgraph,
   terrain: buildTerrainSubgraph,
+  soil: buildSoilSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

@@ -9,6 +9,7 @@ import { propertyGraph } from './property.ts';
 import { contoursTerrainStats, contoursVector, elevationTerrain } from './terrain.ts';
 import { buildingEnvelope, envelopeByAddress } from './envelope.ts';
 import { planningProvisions } from './provisions.ts';
+import { soil } from './soil.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
@@ -37,4 +38,5 @@ export const ROUTES: RouteDefinition[] = [
   ugbVector,
   ugbAtPoint,
   climateZone,
+  soil,
 ] as RouteDefinition[];
