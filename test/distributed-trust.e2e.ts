@@ -12,7 +12,7 @@ import type { Database } from '../core/db.ts';
 import { openDatabase } from '../core/db.ts';
 import { MAX_CLOCK_SKEW_MS, signRequest } from '../core/internal-auth.ts';
 import { sandboxSamples } from '../prisma/sandbox/samples.ts';
-import { subgraphPort } from '../subgraphs/index.ts';
+import { SUBGRAPH_NAMES, subgraphPort } from '../subgraphs/index.ts';
 import { createTestKey, testConfig } from './support/runtime.ts';
 
 // Ports of their own, so this file never meets another distributed run (facade.e2e.ts: 4611).
@@ -263,7 +263,7 @@ describe('a distributed start that fails', () => {
     expect(stderr).toContain('EADDRINUSE');
     expect(stderr).toContain('landgraph serve failed');
     const pids = spawnedPids(stderr);
-    expect(pids).toHaveLength(4);
+    expect(pids).toHaveLength(SUBGRAPH_NAMES.length);
     expect(pids.filter(alive)).toEqual([]);
   });
 });
@@ -308,7 +308,7 @@ describe('a distributed parent that dies', () => {
       parent.once('exit', (code) => reject(new Error(`the parent exited with ${code} before it was up:\n${log}`)));
     });
     const pids = spawnedPids(log);
-    expect(pids).toHaveLength(4);
+    expect(pids).toHaveLength(SUBGRAPH_NAMES.length);
     expect(pids.filter(alive)).toEqual(pids);
     parent.kill('SIGKILL');
     await exited;
