@@ -186,6 +186,33 @@ describe('soil layer, GET /api/soil and the property graph', () => {
     expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
+  it('reads the parcel boundary for the layer without selling it to soil.read', async () => {
+    const soilOnly = await createTestKey(t.runtime, { scopes: ['soil.read'] });
+    const [parcel] = await t.runtime.db.query<{ parcel_pfi: string }>(
+      // across two strips, so only the parcel's boundary (not its point) finds both
+      `SELECT p.parcel_pfi FROM cadastre.parcel p
+       JOIN soil.polygon a ON a.dataset = p.dataset AND a.id = 'chermside-soil-1' AND ST_Intersects(a.geom, p.geom)
+       JOIN soil.polygon b ON b.dataset = p.dataset AND b.id = 'chermside-soil-2' AND ST_Intersects(b.geom, p.geom)
+       WHERE p.dataset = 'sandbox' ORDER BY p.parcel_pfi LIMIT 1`,
+    );
+    const res = await request(t.app)
+      .post('/graphql')
+      .set('Authorization', `Bearer ${soilOnly}`)
+      .send({
+        query: `{ propertyByParcel(parcel_pfi: "${parcel!.parcel_pfi}", state: "QLD") {
+          parcel_geometry soil { status data { site_class_indicative polygons } } } }`,
+      });
+    expect(res.body.data.propertyByParcel).toEqual({
+      parcel_geometry: null,
+      soil: { status: 'ok', data: { site_class_indicative: 'H1', polygons: 2 } },
+    });
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0]).toMatchObject({
+      path: ['propertyByParcel', 'parcel_geometry'],
+      extensions: { code: 'FORBIDDEN' },
+    });
+  });
+
   it('lists a sample for each soil case', async () => {
     const notes = (await sandboxSamples(t.runtime.db, 50)).map((s) => s.note);
     expect(notes).toEqual(
