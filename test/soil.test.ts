@@ -153,7 +153,12 @@ describe('soil layer, GET /api/soil and the property graph', () => {
   });
 
   it('refuses bad input with the plain error shape, and unknown identifiers with a 404', async () => {
-    for (const query of [{ lat: '-36.7' }, { pfi: '123' }, { lat: '-36.7', lng: '144.3', gnaf_pid: 'GAVIC1' }]) {
+    const bad: Array<Record<string, string>> = [
+      { lat: '-36.7' },
+      { pfi: '123' },
+      { lat: '-36.7', lng: '144.3', gnaf_pid: 'GAVIC1' },
+    ];
+    for (const query of bad) {
       const res = await get('/api/soil', query);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: expect.any(String) });
