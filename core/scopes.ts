@@ -80,6 +80,7 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'planning.provisions.read',
   'envelope.read',
   'elevation.read',
+  'soil.read',
 ];
 
 /**
@@ -109,7 +110,7 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
  * is in none, so a new field is refused until someone decides who may read it.
  */
 export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
-  'Query.propertyByGnafPid': ['property-graph.read', 'address.read', 'cadastre.read', 'planning.read'],
+  'Query.propertyByGnafPid': ['property-graph.read', 'address.read', 'cadastre.read', 'planning.read', 'soil.read'],
   'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
   'Query.suggestAddresses': ['locality.read'],
   'Query.addressesOnParcel': ['cadastre.read', 'address.read'],
@@ -142,6 +143,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Property.envelope': ['envelope.read', 'envelope.by-address.read'],
   'Property.climate_zone': ['envelope.read'],
   'Property.terrain': ['elevation.read'],
+  'Property.soil': ['soil.read'],
+  'Query.soilAt': ['soil.read'],
   'Query.provisionsAt': ['planning.provisions.read'],
   'Query.ugbAt': ['ugb.read'],
   'Query.ugbInBBox': ['ugb.read'],
@@ -221,6 +224,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'RoadLinesLayer',
   'RoadsLayer',
   'SetbackRule',
+  'SiteClassBand',
+  'Soil',
+  'SoilLayer',
   'TerrainLayer',
   'TerrainStats',
   'TerrainStatsLayer',
@@ -237,7 +243,13 @@ export const SCOPED_BY_PARENT: readonly string[] = [
  * them without breaking the layers that build on them, so the gateway withholds them from the
  * composed answer instead (gateway/field-access.ts).
  */
-export const PLANNER_FIELDS: readonly string[] = ['Property.gnaf_pid', 'Property.parcel_pfi', 'Property.location'];
+export const PLANNER_FIELDS: readonly string[] = [
+  'Property.gnaf_pid',
+  'Property.parcel_pfi',
+  'Property.location',
+  // the soil layer reads the lot's boundary through @requires without selling it to soil.read
+  'Property.parcel_geometry',
+];
 
 /** The caller's scopes widened by one internal grant, for the one lookup it names. */
 export function withGrant<T extends { scopes: readonly string[] | '*' }>(scope: T, grant: InternalGrant): T {

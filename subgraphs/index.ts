@@ -3,6 +3,7 @@ import { buildAddressSubgraph } from './address/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
 import { buildRoadsSubgraph } from './roads/server.ts';
+import { buildSoilSubgraph } from './soil/server.ts';
 import { buildTerrainSubgraph } from './terrain/server.ts';
 
 /** Every subgraph of the graph, in the order of their distributed-mode ports. */
@@ -13,6 +14,7 @@ export const SUBGRAPHS = {
   terrain: buildTerrainSubgraph,
   // appended, so every earlier subgraph keeps its distributed-mode port
   roads: buildRoadsSubgraph,
+  soil: buildSoilSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

@@ -23,6 +23,8 @@ export function emptyTables(): Buffers {
     ugb: [],
     climate_zone: [],
     dem_tile: [],
+    soil_polygon: [],
+    soil_coverage: [],
     dataset_source: [],
   };
 }
@@ -42,6 +44,8 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   ugb: (rows) => ({ table: 'ugb', rows }),
   climate_zone: (rows) => ({ table: 'climate_zone', rows }),
   dem_tile: (rows) => ({ table: 'dem_tile', rows }),
+  soil_polygon: (rows) => ({ table: 'soil_polygon', rows }),
+  soil_coverage: (rows) => ({ table: 'soil_coverage', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -60,6 +64,8 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'ugb',
   'climate_zone',
   'dem_tile',
+  'soil_polygon',
+  'soil_coverage',
   'dataset_source',
 ];
 

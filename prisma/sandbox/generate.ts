@@ -28,6 +28,7 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'ugb',
   'climate',
   'terrain',
+  'soil',
 ];
 
 export interface SandboxOptions {
@@ -57,10 +58,10 @@ export function sandboxParcels(options: SandboxOptions): number {
 /**
  * The generator's version, in every snapshot id: a database holding a sandbox of an older
  * version (v1: no G-NAF states, authority codes or default geocodes, street types spelled out
- * in addresses; v2: no roads, urban growth boundary, climate zones or terrain) reloads it on
- * the next start.
+ * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil)
+ * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v3';
+export const SANDBOX_VERSION = 'v4';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -113,6 +114,14 @@ const SOURCES: Record<SourceLayer, { what: string; modelledOn: Partial<Record<Sa
     },
   },
   terrain: { what: 'elevation', modelledOn: { VIC: 'Vicmap Elevation', NSW: 'NSW Elevation DEM' } },
+  soil: {
+    what: 'soil',
+    modelledOn: {
+      VIC: 'CSIRO Soil and Landscape Grid of Australia',
+      NSW: 'CSIRO Soil and Landscape Grid of Australia',
+      QLD: 'CSIRO Soil and Landscape Grid of Australia',
+    },
+  },
 };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {

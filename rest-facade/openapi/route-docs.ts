@@ -4,6 +4,7 @@ import type { SchemaObject } from './types.ts';
 import { schemaRef } from './types.ts';
 import { PLANNING_ROUTE_DOCS } from './planning-docs.ts';
 import { PLANNING_ZONE_ROUTE_DOCS } from './planning-zones-docs.ts';
+import { SOIL_ROUTE_DOCS } from './soil-docs.ts';
 import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
 import { ROADS_ROUTE_DOCS } from './roads-docs.ts';
 
@@ -215,4 +216,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...PLANNING_ZONE_ROUTE_DOCS,
   ...TERRAIN_ROUTE_DOCS,
   ...ROADS_ROUTE_DOCS,
+  ...SOIL_ROUTE_DOCS,
 };

@@ -10,6 +10,7 @@ import { contoursTerrainStats, contoursVector, elevationTerrain } from './terrai
 import { buildingEnvelope, envelopeByAddress } from './envelope.ts';
 import { planningProvisions } from './provisions.ts';
 import { roadsFronting, roadsNearest } from './roads.ts';
+import { soil } from './soil.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
@@ -40,4 +41,5 @@ export const ROUTES: RouteDefinition[] = [
   climateZone,
   roadsNearest,
   roadsFronting,
+  soil,
 ] as RouteDefinition[];

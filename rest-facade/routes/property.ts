@@ -12,6 +12,7 @@ import type { LayerFields, ParcelFields } from './cadastre.ts';
 import { LAYER_FIELDS, PARCEL_FIELDS, creditOf, parcelFeature } from './cadastre.ts';
 import type { EnvelopeFields, ProvisionsFields } from './provisions-shape.ts';
 import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } from './provisions-shape.ts';
+import { SOIL_FIELDS } from './soil.ts';
 
 type GraphLayer = LayerFields & { data: unknown };
 
@@ -65,6 +66,12 @@ export const PROPERTY_LAYERS = [
       const { zone, description } = data as { zone: number; description: string };
       return { climate_zone: zone, description };
     },
+  },
+  {
+    name: 'soil',
+    scope: 'soil.read',
+    selection: `soil { ${SOIL_FIELDS} }`,
+    toRest: (data: unknown) => data,
   },
 ] as const;
 
@@ -209,6 +216,8 @@ export const propertyGraph = defineRoute({
         attribution: value.attribution,
         license: value.license,
         message: value.message,
+        // only the layers whose sources date their figures carry freshness
+        ...('freshness' in value ? { freshness: value.freshness } : {}),
         data: value.status === 'ok' && value.data ? layer.toRest(value.data) : null,
       };
       if (value.status === 'ok') credits.push(creditOf(value));
