@@ -11,3 +11,9 @@ export const MAX_ZOOM = 22;
 /** Terrain statistics read every DEM cell inside the polygon: one square kilometre at most. */
 export const MAX_TERRAIN_AREA_M2 = 1_000_000;
 export const MAX_TERRAIN_VERTICES = 10_000;
+
+/** Nearest road centrelines: how many by default and at most. */
+export const DEFAULT_NEAREST_ROADS = 5;
+export const MAX_NEAREST_ROADS = 50;
+/** A point further than this from every centreline is not near a road: it gets no_data, not a far road. */
+export const NEAREST_ROAD_REACH_M = 2000;

@@ -80,6 +80,7 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'planning.provisions.read',
   'envelope.read',
   'elevation.read',
+  'soil.read',
   'risk.read',
   'risk.summary.read',
 ];
@@ -123,6 +124,7 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'address.read',
     'cadastre.read',
     'planning.read',
+    'soil.read',
     'risk.read',
     'risk.summary.read',
   ],
@@ -151,11 +153,15 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'envelope.by-address.read',
     'planning.provisions.read',
     'elevation.read',
+    // the fronting roads are measured against the parcel's boundary (subgraphs/roads)
+    'roads.read',
   ],
   'Property.provisions': ['planning.provisions.read'],
   'Property.envelope': ['envelope.read', 'envelope.by-address.read'],
   'Property.climate_zone': ['envelope.read'],
   'Property.terrain': ['elevation.read'],
+  'Property.soil': ['soil.read'],
+  'Query.soilAt': ['soil.read'],
   'Query.provisionsAt': ['planning.provisions.read'],
   'Query.ugbAt': ['ugb.read'],
   'Query.ugbInBBox': ['ugb.read'],
@@ -164,6 +170,10 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   // POST /api/contours/terrain-stats sells the same answer under envelope.read
   'Query.terrainStats': ['envelope.read'],
   'Query.terrainOfBBox': ['elevation.read'],
+  'Query.roadsNear': ['roads.read'],
+  'Property.roads': ['roads.read'],
+  // the planning products take the centrelines through @requires: every scope of a product that reads them
+  'Property.road_lines': ['roads.read', 'envelope.read', 'envelope.by-address.read', 'planning.provisions.read'],
   // risk.summary.read reads the same hazards for /v1/risk-summary, and nothing else of the layer
   'Property.hazards': ['risk.read', 'risk.summary.read'],
   'Query.hazardsAt': ['risk.read', 'risk.summary.read'],
@@ -204,6 +214,7 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'ContourSet',
   'EnvelopeLayer',
   'EnvelopeLevel',
+  'FrontingRoad',
   'GeoPoint',
   'Hazard',
   'HazardEvidence',
@@ -213,6 +224,8 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'LatencyStats',
   'LotCharacteristics',
   'LotReference',
+  'NearbyRoad',
+  'NearbyRoadsLayer',
   'Overlay',
   'Parcel',
   'ParcelCollection',
@@ -232,7 +245,13 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'PlanningStateCoverage',
   'PlanningSystemMetrics',
   'ProvisionsLayer',
+  'RoadLine',
+  'RoadLinesLayer',
+  'RoadsLayer',
   'SetbackRule',
+  'SiteClassBand',
+  'Soil',
+  'SoilLayer',
   'TerrainLayer',
   'TerrainStats',
   'TerrainStatsLayer',
@@ -249,7 +268,13 @@ export const SCOPED_BY_PARENT: readonly string[] = [
  * them without breaking the layers that build on them, so the gateway withholds them from the
  * composed answer instead (gateway/field-access.ts).
  */
-export const PLANNER_FIELDS: readonly string[] = ['Property.gnaf_pid', 'Property.parcel_pfi', 'Property.location'];
+export const PLANNER_FIELDS: readonly string[] = [
+  'Property.gnaf_pid',
+  'Property.parcel_pfi',
+  'Property.location',
+  // the soil layer reads the lot's boundary through @requires without selling it to soil.read
+  'Property.parcel_geometry',
+];
 
 /** The caller's scopes widened by one internal grant, for the one lookup it names. */
 export function withGrant<T extends { scopes: readonly string[] | '*' }>(scope: T, grant: InternalGrant): T {

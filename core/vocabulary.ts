@@ -29,3 +29,6 @@ export type CompassPoint = (typeof COMPASS_16)[number];
  * for the locality, or interpolated between neighbours. A match resting on one of these has no parcel to report.
  */
 export const NON_PARCEL_GEOCODE_TYPES = ['STL', 'LOC', 'GG'] as const;
+
+/** The roads layer's message for a property on no parcel; the REST routes answer it with 404. */
+export const NO_PARCEL_FOR_ROADS = 'The property has no parcel whose roads could be found.';

@@ -3,6 +3,8 @@ import { buildAddressSubgraph } from './address/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildHazardsSubgraph } from './hazards/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
+import { buildRoadsSubgraph } from './roads/server.ts';
+import { buildSoilSubgraph } from './soil/server.ts';
 import { buildTerrainSubgraph } from './terrain/server.ts';
 
 /** Every subgraph of the graph, in the order of their distributed-mode ports. */
@@ -11,6 +13,9 @@ export const SUBGRAPHS = {
   cadastre: buildCadastreSubgraph,
   planning: buildPlanningSubgraph,
   terrain: buildTerrainSubgraph,
+  // appended, so every earlier subgraph keeps its distributed-mode port
+  roads: buildRoadsSubgraph,
+  soil: buildSoilSubgraph,
   hazards: buildHazardsSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 

@@ -15,6 +15,13 @@ describe('supergraph composition', () => {
     );
   });
 
+  it('composes the roads subgraph: its layers on Property take the parcel from the cadastre', () => {
+    const supergraph = composeSupergraph();
+    expect(supergraph).toMatch(/@join__type\(graph: ROADS, key: "parcel_pfi state"\)/);
+    expect(supergraph).toMatch(/roads: RoadsLayer @join__field\(graph: ROADS, requires: "parcel_geometry"\)/);
+    expect(supergraph).toMatch(/roadsNear\([^)]*\): NearbyRoadsLayer @join__field\(graph: ROADS\)/);
+  });
+
   it('matches the committed gateway/supergraph.graphql (run `npm run compose` after a schema change)', () => {
     expect(readFileSync(SUPERGRAPH_FILE, 'utf8')).toBe(composeSupergraph());
   });

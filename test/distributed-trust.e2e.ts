@@ -12,8 +12,7 @@ import type { Database } from '../core/db.ts';
 import { openDatabase } from '../core/db.ts';
 import { MAX_CLOCK_SKEW_MS, signRequest } from '../core/internal-auth.ts';
 import { sandboxSamples } from '../prisma/sandbox/samples.ts';
-import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
-import { subgraphPort } from '../subgraphs/index.ts';
+import { SUBGRAPH_NAMES, subgraphPort } from '../subgraphs/index.ts';
 import { createTestKey, testConfig } from './support/runtime.ts';
 
 // Ports of their own, so this file never meets another distributed run (facade.e2e.ts: 4611).
@@ -206,6 +205,28 @@ describe('subgraphs trust only the gateway', () => {
     for (const layer of ['cadastre', 'planning', 'provisions', 'envelope', 'climate_zone'])
       expect(response.body.layers[layer].status, layer).not.toBe('error');
     expect(response.body.layers.cadastre.data).not.toBeNull();
+  });
+
+  it('marks the roads layer and the products that stand on it error once the roads process is stopped', async () => {
+    const roads = running.subgraphs.roads;
+    await new Promise<void>((resolve) => {
+      roads.once('exit', () => resolve());
+      roads.kill('SIGTERM');
+    });
+    const response = await request(running.url)
+      .get('/v1/property/graph')
+      .query(point)
+      .set('Authorization', `Bearer ${key}`);
+    expect(response.status).toBe(200);
+    expect(response.body.layers.roads).toMatchObject({ status: 'error', data: null });
+    // no lot is classified as fronting no road because the roads did not answer
+    for (const layer of ['provisions', 'envelope']) expect(response.body.layers[layer].status, layer).toBe('error');
+    for (const layer of ['cadastre', 'planning', 'climate_zone'])
+      expect(response.body.layers[layer].status, layer).not.toBe('error');
+    // the envelope alone is a failing source behind the route: 502, retryable
+    const envelope = await request(running.url).get('/api/envelope').query(point).set('Authorization', `Bearer ${key}`);
+    expect(envelope.status).toBe(502);
+    expect(envelope.body).toMatchObject({ success: false, retryable: true });
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GeoJSONGeometry, Position } from '../core/geojson.ts';
-import { classifyBoundaries, type ClassifiedEdge, type RoadLine } from '../subgraphs/planning/envelope/boundaries.ts';
+import { classifyBoundaries, type ClassifiedEdge, type RoadLine } from '../core/boundaries/boundaries.ts';
 import { buildEnvelope, wallHeightTiers } from '../subgraphs/planning/envelope/envelope.ts';
-import { LocalFrame } from '../subgraphs/planning/envelope/projection.ts';
+import { LocalFrame } from '../core/boundaries/projection.ts';
 import { provisionsFor, type ProvisionsInput } from '../subgraphs/planning/provisions/index.ts';
 
 // Test lots are drawn in metres on a plane around a point in Huntly, VIC, rotated to a street

@@ -88,7 +88,7 @@ describe('hazards layer', () => {
   it('finds a flood overlay with its code, severity, coverage and freshness', async () => {
     const layer = await hazardsAt(points.floodway!);
     expect(layer.status).toBe('ok');
-    expect(layer.source).toMatch(/^mirror:vic\/hazards@sandbox-v4-/);
+    expect(layer.source).toMatch(/^mirror:vic\/hazards@sandbox-v5-/);
     expect(layer.attribution).toMatch(/synthetic/);
     expect(layer.license).toBe('CC BY 4.0');
     const { flood } = layer.data;
@@ -110,13 +110,13 @@ describe('hazards layer', () => {
     expect(bushfire.coverage).toBe('found');
     expect(bushfire.evidence.map((e) => e.code)).toEqual(expect.arrayContaining(['BMO', 'BPA']));
     expect(bushfire.bal).toMatchObject({
-      method: 'AS 3959-2018 Method 1',
       fdi: 100,
       vegetation_class: 'forest',
       effective_slope_deg: 0,
       slope_direction: 'flat',
       indicative: true,
     });
+    expect(bushfire.bal.method).toMatch(/^AS 3959-2018 Method 1/);
     expect(bushfire.bal.distance_m).toBeLessThan(100);
     expect(bushfire.bal.rating).toBe(
       estimateBal({
@@ -229,6 +229,7 @@ describe('hazards layer', () => {
   });
 });
 
+// the calculator's own tables are tested in test/bal.test.ts; these pin the rows the sandbox relies on
 describe('AS 3959 Method 1 (FDI 100, flat land)', () => {
   const rate = (vegetation: 'forest' | 'grassland' | null, distance_m: number | null) =>
     estimateBal({ vegetation, distance_m, effective_slope_deg: 0, slope_direction: 'flat', fdi: 100 }).rating;
@@ -243,17 +244,6 @@ describe('AS 3959 Method 1 (FDI 100, flat land)', () => {
     [100, 'BAL-LOW'],
   ])('forest at %s m is %s', (distance, rating) => {
     expect(rate('forest', distance)).toBe(rating);
-  });
-
-  it.each([
-    [5.9, 'BAL-FZ'],
-    [6, 'BAL-40'],
-    [8, 'BAL-29'],
-    [12, 'BAL-19'],
-    [17, 'BAL-12.5'],
-    [50, 'BAL-LOW'],
-  ])('grassland at %s m is %s', (distance, rating) => {
-    expect(rate('grassland', distance)).toBe(rating);
   });
 
   it('is BAL-LOW with no classified vegetation within 100 m', () => {

@@ -422,6 +422,11 @@ describe('the OpenAPI schemas against the facade’s real responses', () => {
     const elevation = '/api/elevation/terrain';
     await record('elevationLot', elevation, get(elevation, { pfi: f.vicParcel.parcel_pfi, state: 'VIC' }));
     await record('elevationNsw', elevation, get(elevation, { pfi: f.nswParcel.parcel_pfi, state: 'NSW' }));
+    const [nearest, fronting] = ['/api/roads/nearest', '/api/roads/fronting'];
+    await record('roadsNearest', nearest, get(nearest, { ...point(f.vicParcel), limit: '3' }));
+    await record('roadsNearestUncovered', nearest, get(nearest, { lat: '-34.93', lng: '138.6' }));
+    await record('roadsFronting', fronting, get(fronting, { pfi: f.vicParcel.parcel_pfi, state: 'VIC' }));
+    await record('roadsFrontingOffParcel', fronting, get(fronting, point(f.roadReserve)));
     const stats = '/api/contours/terrain-stats';
     const d = 0.0003;
     const { lat, lng } = f.vicParcel;

@@ -461,14 +461,16 @@ describe('sandbox loaded into PostGIS', () => {
 
   it('reloads a sandbox an older generator wrote, whatever its size', async () => {
     const current = sandboxSnapshotId({ seed: SEED });
-    expect(current).toBe(`sandbox-v4-${SEED}-15000`);
+    expect(current).toBe(`sandbox-v5-${SEED}-15000`);
     try {
-      // v1 (no version in the id), v2 (no roads, UGB, climate zones or terrain) and v3 (no hazards) reload
+      // v1 (no version in the id), v2 (no roads, UGB, climate zones or terrain), v3 (no soil) and v4 (no hazards)
+      // all reload
       for (const older of [
         `sandbox-${SEED}-15000`,
         `sandbox-v2-${SEED}-15000`,
         `sandbox-v2-${SEED}-1000000`,
         `sandbox-v3-${SEED}-15000`,
+        `sandbox-v4-${SEED}-15000`,
       ]) {
         await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [older]);
         expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(false);
@@ -736,6 +738,9 @@ describe('sandbox loaded into PostGIS', () => {
       'roads:NSW',
       'roads:QLD',
       'roads:VIC',
+      'soil:NSW',
+      'soil:QLD',
+      'soil:VIC',
       'terrain:NSW',
       'terrain:VIC',
       'ugb:VIC',
@@ -744,7 +749,7 @@ describe('sandbox loaded into PostGIS', () => {
       expect(s.attribution).toMatch(/^Landgraph sandbox: synthetic demo data, not real .*Do not rely on it\.$/);
       expect(s.license).toBe('CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
-      expect(s.snapshot_id).toBe(`sandbox-v4-${SEED}-15000`);
+      expect(s.snapshot_id).toBe(`sandbox-v5-${SEED}-15000`);
     }
     const credit = (layer: string, state: string) =>
       sources.find((s) => s.layer === layer && s.state === state)?.attribution ?? '';
@@ -753,6 +758,7 @@ describe('sandbox loaded into PostGIS', () => {
     expect(credit('climate', 'QLD')).toContain('modelled on ABCB NCC climate zone map');
     expect(credit('terrain', 'VIC')).toContain('modelled on Vicmap Elevation');
     expect(credit('terrain', 'NSW')).toContain('modelled on NSW Elevation DEM');
+    expect(credit('soil', 'NSW')).toContain('modelled on CSIRO Soil and Landscape Grid of Australia');
   });
 
   it('keeps the previous sandbox intact when a reload fails part-way', { timeout: 60_000 }, async () => {

@@ -54,6 +54,7 @@ describe('subgraphs', () => {
     ['address', ['@key(fields: "gnaf_pid")', '@key(fields: "parcel_pfi state")']],
     ['cadastre', ['@key(fields: "parcel_pfi state")']],
     ['planning', ['@key(fields: "parcel_pfi state")', '@requires(fields: "location { lat lng }")']],
+    ['roads', ['@key(fields: "parcel_pfi state")', '@requires(fields: "parcel_geometry")']],
   ] as const)('%s publishes its SDL with its Property keys through _service', async (name, directives) => {
     const data = await run(name, '{ _service { sdl } }');
     const sdl = (data._service as { sdl: string }).sdl;
@@ -117,25 +118,43 @@ describe('subgraphs', () => {
     expect(queries).toHaveLength(1);
   });
 
-  it('planning works out provisions and envelopes of a batch in one zone and one road query', async () => {
+  it('roads finds the centrelines around a batch of parcels in one query; planning then needs one zone query', async () => {
     const shapes = await db.query<{ parcel_pfi: string; geometry: unknown }>(
       `SELECT parcel_pfi, ST_AsGeoJSON(geom, 7)::json AS geometry FROM cadastre.parcel
        WHERE dataset = 'sandbox' AND parcel_pfi = ANY($1::text[])`,
       [parcels.map((p) => p.parcel_pfi)],
     );
     const geometryOf = new Map(shapes.map((s) => [s.parcel_pfi, s.geometry]));
+    // the roads the planning fields @require, as the gateway fetches them from the roads subgraph
+    const lines = await run(
+      'roads',
+      `query($r: [_Any!]!) { _entities(representations: $r) { ... on Property {
+        road_lines { status source attribution license data { name road_class geometry } } } } }`,
+      {
+        r: parcels.map((p) => ({
+          __typename: 'Property',
+          parcel_pfi: p.parcel_pfi,
+          state: p.state,
+          parcel_geometry: geometryOf.get(p.parcel_pfi),
+        })),
+      },
+    );
+    expect(queries).toHaveLength(1);
+    const roadLines = (lines._entities as Array<{ road_lines: { status: string } }>).map((e) => e.road_lines);
+    expect(roadLines.every((l) => l.status === 'ok')).toBe(true);
     const data = await run(
       'planning',
       `query($r: [_Any!]!) { _entities(representations: $r) { ... on Property {
         provisions { status data { regime lot { source } applied_rules { boundary } } }
         envelope { status gap data { area_m2 parcel_area_m2 } } } } }`,
       {
-        r: parcels.map((p) => ({
+        r: parcels.map((p, i) => ({
           __typename: 'Property',
           parcel_pfi: p.parcel_pfi,
           state: p.state,
           location: { lat: p.lat, lng: p.lng },
           parcel_geometry: geometryOf.get(p.parcel_pfi),
+          road_lines: roadLines[i],
         })),
       },
     );
@@ -149,8 +168,8 @@ describe('subgraphs', () => {
     const drawn = entities.filter((e) => e.envelope.data);
     expect(drawn.length).toBeGreaterThan(parcels.length / 2);
     for (const e of drawn) expect(e.envelope.data!.area_m2).toBeLessThan(e.envelope.data!.parcel_area_m2);
-    // the zones at every point in one statement, the roads around every parcel in another
-    expect(queries).toHaveLength(2);
+    // the zones at every point in one statement; the roads came with the representations
+    expect(queries).toHaveLength(1);
   });
 
   it('keeps a layer failure inside that layer', async () => {

@@ -28,6 +28,7 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'ugb',
   'climate',
   'terrain',
+  'soil',
   'hazards',
 ];
 
@@ -58,10 +59,11 @@ export function sandboxParcels(options: SandboxOptions): number {
 /**
  * The generator's version, in every snapshot id: a database holding a sandbox of an older
  * version (v1: no G-NAF states, authority codes or default geocodes, street types spelled out
- * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no hazards)
+ * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil;
+ * v4: no hazards)
  * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v4';
+export const SANDBOX_VERSION = 'v5';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -114,6 +116,14 @@ const SOURCES: Record<SourceLayer, { what: string; modelledOn: Partial<Record<Sa
     },
   },
   terrain: { what: 'elevation', modelledOn: { VIC: 'Vicmap Elevation', NSW: 'NSW Elevation DEM' } },
+  soil: {
+    what: 'soil',
+    modelledOn: {
+      VIC: 'CSIRO Soil and Landscape Grid of Australia',
+      NSW: 'CSIRO Soil and Landscape Grid of Australia',
+      QLD: 'CSIRO Soil and Landscape Grid of Australia',
+    },
+  },
   hazards: {
     what: 'flood, bushfire and contamination mapping',
     modelledOn: {

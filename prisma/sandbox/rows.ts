@@ -7,7 +7,8 @@
 import type { SandboxState } from './suburbs.ts';
 
 export type GeocodeType = 'PC' | 'FCS' | 'STL' | 'LOC' | 'GG';
-export type SourceLayer = 'address' | 'cadastre' | 'planning' | 'roads' | 'ugb' | 'climate' | 'terrain' | 'hazards';
+export type SourceLayer =
+  'address' | 'cadastre' | 'planning' | 'roads' | 'ugb' | 'climate' | 'terrain' | 'soil' | 'hazards';
 
 export interface StateRow {
   state_pid: string;
@@ -137,6 +138,24 @@ export interface ClimateZoneRow {
   wkt: string;
 }
 
+/** A source's shrink-swell class; 'problem' is land no class describes (fill, soft soils). */
+export type SoilReactivity = 'nil' | 'low' | 'moderate' | 'high' | 'very_high' | 'extreme' | 'problem';
+
+/** One soil polygon (migration 0008): SLGA's clay (CLY) and soil depth (DES) summarised over it. */
+export interface SoilPolygonRow {
+  id: string;
+  state: SandboxState;
+  clay_percent: number;
+  depth_m: number;
+  reactivity: SoilReactivity;
+  source: string;
+  /** ISO date the source published the figures. */
+  source_date: string;
+  wkt: string;
+}
+
+export type SoilCoverageRow = CoverageRow;
+
 /** One tile of a state's DEM grid (migration 0005 describes the layout). */
 export interface DemTileRow {
   state: SandboxState;
@@ -218,6 +237,8 @@ export interface SandboxTables {
   ugb: UgbRow;
   climate_zone: ClimateZoneRow;
   dem_tile: DemTileRow;
+  soil_polygon: SoilPolygonRow;
+  soil_coverage: SoilCoverageRow;
   hazard_overlay: HazardOverlayRow;
   contamination_site: ContaminationSiteRow;
   vegetation: VegetationRow;

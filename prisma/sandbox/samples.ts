@@ -24,6 +24,16 @@ const OVERLAID =
   'EXISTS (SELECT 1 FROM planning.overlay o WHERE o.dataset = a.dataset AND ST_Intersects(o.geom, a.geom))';
 const PLANNING_COVERED =
   'EXISTS (SELECT 1 FROM planning.coverage c WHERE c.dataset = a.dataset AND ST_Intersects(c.geom, a.geom))';
+// Soil is read over the whole parcel, so these test the parcel's boundary, not the address point.
+const PARCEL_SOIL = (test: string) => `EXISTS (SELECT 1 FROM cadastre.parcel p
+  WHERE p.dataset = a.dataset AND p.state = a.state AND p.parcel_pfi = a.parcel_pfi AND ${test})`;
+const SOIL_PROBLEM = PARCEL_SOIL(`EXISTS (SELECT 1 FROM soil.polygon s
+  WHERE s.dataset = p.dataset AND s.reactivity = 'problem' AND ST_Intersects(s.geom, p.geom))`);
+const SOIL_UNMAPPED = PARCEL_SOIL(`EXISTS (SELECT 1 FROM soil.coverage c
+  WHERE c.dataset = p.dataset AND ST_Intersects(c.geom, p.geom)) AND NOT EXISTS (SELECT 1 FROM soil.polygon s
+  WHERE s.dataset = p.dataset AND ST_Intersects(s.geom, p.geom))`);
+const SOIL_UNCOVERED = PARCEL_SOIL(`NOT EXISTS (SELECT 1 FROM soil.coverage c
+  WHERE c.dataset = p.dataset AND ST_Intersects(c.geom, p.geom))`);
 const inHazard = (kind: string) =>
   `EXISTS (SELECT 1 FROM hazards.overlay h WHERE h.dataset = a.dataset AND h.kind = '${kind}' AND ST_Intersects(h.geom, a.geom))`;
 const hazardMapped = (kind: string) =>
@@ -55,6 +65,9 @@ const CASES: ReadonlyArray<{ note: string; where: string; state?: string }> = [
     where: `a.number_first IS NULL AND a.lot_number IS NOT NULL AND ${ON_PARCEL}`,
   },
   { note: 'frontage setback geocode', where: `a.geocode_type = 'FCS' AND ${ON_PARCEL}` },
+  { note: 'soil problem site (indicative class P)', where: `${SINGLE} AND ${ON_PARCEL} AND ${SOIL_PROBLEM}` },
+  { note: 'soil no data (unmapped strip inside coverage)', where: `${SINGLE} AND ${ON_PARCEL} AND ${SOIL_UNMAPPED}` },
+  { note: 'soil not covered', where: `${SINGLE} AND ${ON_PARCEL} AND ${SOIL_UNCOVERED}` },
   {
     note: 'hazards: flood overlay found (VIC)',
     state: 'VIC',

@@ -238,6 +238,25 @@ FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::float8[], $7
         (r) => r.wkt,
       ),
   },
+  soil_polygon: {
+    sql: `INSERT INTO soil.polygon (dataset, id, state, clay_percent, depth_m, reactivity, source, source_date, geom)
+SELECT $1::text, t.id, t.state, t.clay_percent, t.depth_m, t.reactivity, t.source, t.source_date::date, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::text[], $7::text[], $8::text[], $9::text[])
+  AS t(id, state, clay_percent, depth_m, reactivity, source, source_date, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.clay_percent,
+        (r) => r.depth_m,
+        (r) => r.reactivity,
+        (r) => r.source,
+        (r) => r.source_date,
+        (r) => r.wkt,
+      ),
+  },
+  soil_coverage: coverage('soil.coverage'),
   hazard_overlay: {
     sql: `INSERT INTO hazards.overlay (dataset, id, state, kind, code, description, severity, source_name, snapshot_date,
   geom)
@@ -348,6 +367,8 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM planning.climate_zone WHERE dataset = $1',
   'DELETE FROM roads.centreline WHERE dataset = $1',
   'DELETE FROM terrain.dem_tile WHERE dataset = $1',
+  'DELETE FROM soil.polygon WHERE dataset = $1',
+  'DELETE FROM soil.coverage WHERE dataset = $1',
   'DELETE FROM hazards.overlay WHERE dataset = $1',
   'DELETE FROM hazards.contamination_site WHERE dataset = $1',
   'DELETE FROM hazards.vegetation WHERE dataset = $1',
@@ -364,4 +385,4 @@ export const COUNT_COMPLETE_SOURCES =
 export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, address.locality, address.street_locality,
   address.address_detail, address.address_default_geocode, cadastre.parcel, cadastre.coverage, planning.zone,
   planning.overlay, planning.coverage, planning.ugb, planning.climate_zone, roads.centreline, terrain.dem_tile,
-  hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage`;
+  soil.polygon, soil.coverage, hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage`;

@@ -24,6 +24,7 @@ import { Rng } from './random.ts';
 import { type RoadContext, roadRows } from './roads.ts';
 import type { SandboxBatch } from './rows.ts';
 import { buildStreets } from './streets.ts';
+import { soilRows } from './soil.ts';
 import { statePid, type SuburbSpec } from './suburbs.ts';
 import { ugbRow } from './ugb.ts';
 import { type BlockPlan, planBlocks } from './zoning.ts';
@@ -179,6 +180,9 @@ export function* suburbRows(
   const ugb = ugbRow(spec, grid, frame);
   if (ugb) out.push('ugb', ugb);
   out.push('climate_zone', climateZoneRow(spec, grid, frame));
+  const soil = soilRows(spec, grid, frame);
+  for (const row of soil.polygons) out.push('soil_polygon', row);
+  for (const row of soil.coverage) out.push('soil_coverage', row);
   const hazards = hazardRows(spec, grid, frame);
   for (const row of hazards.overlays) out.push('hazard_overlay', row);
   for (const row of hazards.sites) out.push('contamination_site', row);

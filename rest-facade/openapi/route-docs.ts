@@ -4,8 +4,10 @@ import type { SchemaObject } from './types.ts';
 import { schemaRef } from './types.ts';
 import { PLANNING_ROUTE_DOCS } from './planning-docs.ts';
 import { PLANNING_ZONE_ROUTE_DOCS } from './planning-zones-docs.ts';
+import { SOIL_ROUTE_DOCS } from './soil-docs.ts';
 import { RISK_ROUTE_DOCS } from './risk-docs.ts';
 import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
+import { ROADS_ROUTE_DOCS } from './roads-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -214,5 +216,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...PLANNING_ROUTE_DOCS,
   ...PLANNING_ZONE_ROUTE_DOCS,
   ...TERRAIN_ROUTE_DOCS,
+  ...ROADS_ROUTE_DOCS,
+  ...SOIL_ROUTE_DOCS,
   ...RISK_ROUTE_DOCS,
 };

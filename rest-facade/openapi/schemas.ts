@@ -4,8 +4,10 @@ import type { SchemaObject } from './types.ts';
 import { schemaRef } from './types.ts';
 import { PLANNING_SCHEMAS } from './planning-docs.ts';
 import { PLANNING_ZONE_SCHEMAS } from './planning-zones-docs.ts';
+import { SOIL_SCHEMAS } from './soil-docs.ts';
 import { RISK_SCHEMAS } from './risk-docs.ts';
 import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
+import { ROADS_SCHEMAS } from './roads-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -62,10 +64,14 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   envelope: schemaRef('BuildingEnvelope'),
   climate_zone: schemaRef('ClimateZoneData'),
   terrain: schemaRef('TerrainStats'),
+  roads: { type: 'array', items: schemaRef('FrontingRoad'), description: 'The roads the lot fronts, the front first.' },
+  soil: schemaRef('SoilData'),
   hazards: schemaRef('Hazards'),
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
+  // a layer whose sources date their figures selects freshness (the soil layer)
+  const dated = layer.selection.includes('freshness');
   return {
     type: 'object',
     description: `Present when the key holds ${layer.scope}.`,
@@ -74,12 +80,12 @@ function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
       source: { type: ['string', 'null'], description: 'Where the answer came from, e.g. mirror:vic/cadastre@<id>.' },
       ...credit,
       message: { type: ['string', 'null'], description: 'Why the layer is not ok, in words a person can act on.' },
-      ...(layer.name === 'hazards'
-        ? { freshness: { type: ['string', 'null'], description: 'The oldest snapshot date of the hazards checked.' } }
+      ...(dated
+        ? { freshness: { type: ['string', 'null'], description: 'When the source published the figures.' } }
         : {}),
       data: { ...orNull(LAYER_DATA_SCHEMAS[layer.name] ?? { type: 'object' }), description: 'Null unless ok.' },
     },
-    required: ['status', 'source', 'attribution', 'license', 'message', 'data'],
+    required: ['status', 'source', 'attribution', 'license', 'message', ...(dated ? ['freshness'] : []), 'data'],
   };
 }
 
@@ -521,5 +527,7 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...PLANNING_SCHEMAS,
   ...PLANNING_ZONE_SCHEMAS,
   ...TERRAIN_SCHEMAS,
+  ...ROADS_SCHEMAS,
+  ...SOIL_SCHEMAS,
   ...RISK_SCHEMAS,
 };

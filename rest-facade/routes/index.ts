@@ -10,6 +10,8 @@ import { hazardsRoute, riskSummary } from './risk.ts';
 import { contoursTerrainStats, contoursVector, elevationTerrain } from './terrain.ts';
 import { buildingEnvelope, envelopeByAddress } from './envelope.ts';
 import { planningProvisions } from './provisions.ts';
+import { roadsFronting, roadsNearest } from './roads.ts';
+import { soil } from './soil.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
@@ -39,5 +41,8 @@ export const ROUTES: RouteDefinition[] = [
   ugbVector,
   ugbAtPoint,
   climateZone,
+  roadsNearest,
+  roadsFronting,
+  soil,
   hazardsRoute,
 ] as RouteDefinition[];

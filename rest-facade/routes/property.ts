@@ -13,8 +13,9 @@ import { LAYER_FIELDS, PARCEL_FIELDS, creditOf, parcelFeature } from './cadastre
 import type { EnvelopeFields, ProvisionsFields } from './provisions-shape.ts';
 import { HAZARDS_SELECTION } from './hazards-shape.ts';
 import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } from './provisions-shape.ts';
+import { SOIL_FIELDS } from './soil.ts';
 
-/** Hazards carry freshness besides the fields of every layer (spec 2.6). */
+/** Dated layers (hazards, soil) carry freshness besides the fields of every layer (spec 2.6). */
 type GraphLayer = LayerFields & { data: unknown; freshness?: string | null };
 
 /**
@@ -54,6 +55,12 @@ export const PROPERTY_LAYERS = [
     toRest: (data: unknown) => data,
   },
   {
+    name: 'roads',
+    scope: 'roads.read',
+    selection: `roads { ${LAYER_FIELDS} data { name road_class frontage_m distance_m front } }`,
+    toRest: (data: unknown) => data,
+  },
+  {
     name: 'hazards',
     scope: 'risk.read',
     selection: HAZARDS_SELECTION,
@@ -68,7 +75,16 @@ export const PROPERTY_LAYERS = [
       return { climate_zone: zone, description };
     },
   },
+  {
+    name: 'soil',
+    scope: 'soil.read',
+    selection: `soil { ${SOIL_FIELDS} }`,
+    toRest: (data: unknown) => data,
+  },
 ] as const;
+
+/** The identity fields every property-graph operation selects, beside its layers. */
+const SELECTED = new Set(['gnaf_pid', 'parcel_pfi', 'state', 'location', 'address']);
 
 const IDENTITY_FIELDS = `gnaf_pid parcel_pfi state location { lat lng }
   address { ${LAYER_FIELDS} data { gnaf_pid formatted_address locality postcode geocode_type } }`;
@@ -127,16 +143,23 @@ export const graphQuery = z
 function withLayerFailures<TData>(
   result: GraphResult<TData>,
   layers: readonly PropertyLayer[],
-): { data: TData; failed: Map<string, string> } {
+): { data: TData; failed: Map<string, string>; required: string | null } {
   const names = new Set<string>(layers.map((layer) => layer.name));
   const failed = new Map<string, string>();
+  let required: string | null = null;
   const others = (result.errors ?? []).filter((error) => {
     const [root, layer] = error.path ?? [];
+    // A field the caller never selected failed where the planner fetched it for a layer that
+    // @requires it (`road_lines` for the envelope): that layer reports its own failure.
+    if (root === 'property' && typeof layer === 'string' && !SELECTED.has(layer) && !names.has(layer)) {
+      required ??= error.message;
+      return false;
+    }
     if (root !== 'property' || typeof layer !== 'string' || !names.has(layer)) return true;
     if (!failed.has(layer)) failed.set(layer, error.message);
     return false;
   });
-  return { data: unwrap({ ...result, errors: others }), failed };
+  return { data: unwrap({ ...result, errors: others }), failed, required };
 }
 
 /** Distinct credits of every layer in the payload, joined so the headers carry all of them. */
@@ -160,7 +183,7 @@ export const propertyGraph = defineRoute({
     type Result = { property: PropertyResult | null };
     const run = async (entry: 'point' | 'parcel' | 'gnaf', variables: Record<string, unknown>) =>
       withLayerFailures(await graph.execute<Result>(propertyOperation(entry, allowed), variables, scope), allowed);
-    let result: { data: Result; failed: Map<string, string> };
+    let result: { data: Result; failed: Map<string, string>; required: string | null };
     let query: Record<string, unknown>;
     if (q.gnaf_pid !== undefined) {
       query = { gnaf_pid: q.gnaf_pid };
@@ -188,9 +211,21 @@ export const propertyGraph = defineRoute({
     const layers: Record<string, unknown> = {};
     const credits: Array<Credit | null> = [property.address.status === 'ok' ? creditOf(property.address) : null];
     for (const layer of allowed) {
-      const failure = result.failed.get(layer.name);
+      // a layer left null with no error of its own was not resolved: what it @requires failed
+      const failure =
+        result.failed.get(layer.name) ??
+        (property[layer.name] == null ? (result.required ?? `The ${layer.name} layer did not resolve.`) : undefined);
       const value: GraphLayer = failure
-        ? { status: 'error', source: null, attribution: null, license: null, message: failure, data: null }
+        ? {
+            status: 'error',
+            source: null,
+            attribution: null,
+            license: null,
+            message: failure,
+            data: null,
+            // a failed dated layer still has the field its schema promises
+            ...(layer.selection.includes('freshness') ? { freshness: null } : {}),
+          }
         : (property[layer.name] as GraphLayer);
       layers[layer.name] = {
         status: value.status,
@@ -198,7 +233,8 @@ export const propertyGraph = defineRoute({
         attribution: value.attribution,
         license: value.license,
         message: value.message,
-        ...(layer.name === 'hazards' ? { freshness: value.freshness ?? null } : {}),
+        // only the layers whose sources date their figures carry freshness
+        ...('freshness' in value ? { freshness: value.freshness } : {}),
         data: value.status === 'ok' && value.data ? layer.toRest(value.data) : null,
       };
       if (value.status === 'ok') credits.push(creditOf(value));

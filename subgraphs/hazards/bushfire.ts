@@ -1,5 +1,6 @@
 import type { BalRating, VegetationClass } from './bal.ts';
-import { estimateBal, fdiForState } from './bal.ts';
+import { isStateCode } from '../../core/geo.ts';
+import { estimateBal, fdiForState, hasTable21Fdi } from './bal.ts';
 import type { BalEstimateModel, HazardSeverity } from './data.ts';
 import type { VegetationHit } from './sql.ts';
 
@@ -24,7 +25,8 @@ const FLAT_NOTE = 'Effective slope under the vegetation was not measured: rated 
  * most severe kept (a near grassland can outrate a farther forest).
  */
 export function balAt(state: string, vegetation: readonly VegetationHit[]): BalEstimateModel {
-  const fdi = fdiForState(state);
+  // AS 3959 Table 2.1 names no FDI for the other territories: rate them at the highest, 100
+  const fdi = isStateCode(state) && hasTable21Fdi(state) ? fdiForState(state) : 100;
   const candidates = vegetation.length > 0 ? vegetation : [null];
   const rated = candidates.map((hit) => ({
     hit,

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import type { RequestScope } from '../../core/context.ts';
-import type { LayerResult, Provenance } from '../../core/layer.ts';
+import type { LayerResult, LayerStatus, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { ProductsData } from './products.ts';
 import type { LivePlanningAdapter } from './sources/live.ts';
@@ -19,6 +19,17 @@ export type PlanningProperty = {
   location: { lat: number; lng: number } | null;
   /** The parcel's boundary, from the cadastre through @requires; null off any parcel. */
   parcel_geometry: GeoJSONGeometry | null;
+  /** The centrelines around the parcel, from the roads subgraph through @requires; null when it did not answer. */
+  road_lines: RequiredRoadLines | null;
+};
+
+/** The roads subgraph's RoadLinesLayer, as far as the boundary classification reads it. */
+export type RequiredRoadLines = {
+  status: LayerStatus;
+  source?: string | null;
+  attribution?: string | null;
+  license?: string | null;
+  data?: Array<{ name?: string | null; road_class: string; geometry: GeoJSONGeometry }> | null;
 };
 
 export type PlanningLayerModel = LayerResult<PlanningAtPoint>;
@@ -42,6 +53,8 @@ export class PlanningData {
     private readonly scope: RequestScope,
     /** The process's planning-zone adapters: live services, their circuits and counters. */
     readonly adapters: PlanningAdapters,
+    /** The process's live calls under way, by request and point (see liveAtPoint). */
+    liveInFlight: Map<string, Promise<LiveResolution>> = new Map(),
   ) {
     this.atPoint = new DataLoader(
       async (keys) => {
@@ -61,12 +74,22 @@ export class PlanningData {
     this.liveAtPoint = new DataLoader<LiveKey, LiveResolution, string>(
       (keys) =>
         Promise.all(
-          keys.map(({ adapter, lng, lat }) =>
-            adapter.atPoint(lng, lat).then(
-              (answer): LiveResolution => ({ status: 'ok', answer, provenance: adapter.provenance }),
-              (error: unknown): LiveResolution => ({ status: 'error', error, source: adapter.provenance.source }),
-            ),
-          ),
+          keys.map(({ adapter, lng, lat }) => {
+            // One property's planning layer and its products (which wait on the roads subgraph)
+            // reach planning in two fetches of one request that may overlap: they share one call.
+            const shared = `${scope.requestId}:${scope.dataset}:${adapter.label}:${lng}:${lat}`;
+            const pending = liveInFlight.get(shared);
+            if (pending) return pending;
+            const call = adapter
+              .atPoint(lng, lat)
+              .then(
+                (answer): LiveResolution => ({ status: 'ok', answer, provenance: adapter.provenance }),
+                (error: unknown): LiveResolution => ({ status: 'error', error, source: adapter.provenance.source }),
+              )
+              .finally(() => liveInFlight.delete(shared));
+            liveInFlight.set(shared, call);
+            return call;
+          }),
         ),
       { cacheKeyFn: pointKey },
     );

@@ -1,30 +1,26 @@
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
-import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import type { BBox } from '../../core/geo.ts';
 import type { Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
-import type { RoadLine } from './envelope/boundaries.ts';
 import type { AssessmentOutcome } from './resolvers/assessment.ts';
-import type { ClimateRow, RoadRow, UgbFeatureRow, UgbPointRow } from './sql.ts';
-import { CLIMATE_AT_POINTS, ROADS_NEAR_PARCELS, UGB_AT_POINTS, UGB_IN_BBOX } from './sql.ts';
+import type { ClimateRow, UgbFeatureRow, UgbPointRow } from './sql.ts';
+import { CLIMATE_AT_POINTS, UGB_AT_POINTS, UGB_IN_BBOX } from './sql.ts';
 
 export type PointKey = { state: string; lat: number; lng: number };
-export type ParcelShapeKey = { state: string; geometry: GeoJSONGeometry };
 export type UgbAtPointRow = Omit<UgbPointRow, 'i'>;
 
 /** The layers of dataset_source the planning products credit, beside 'planning' itself. */
-export type ProductLayer = 'roads' | 'ugb' | 'climate';
+export type ProductLayer = 'ugb' | 'climate';
 
 const pointKey = (k: PointKey) => `${k.state}:${k.lng}:${k.lat}`;
 
 /**
  * The planning products' data source for one request (provisions, envelope, UGB, climate zone):
- * the road centrelines around parcels, urban growth boundaries and climate zones, each kind of
- * lookup batched into one statement per request.
+ * urban growth boundaries and climate zones, each kind of lookup batched into one statement per
+ * request. The road centrelines come from the roads subgraph through @requires.
  */
 export class ProductsData {
-  readonly roadsNear: DataLoader<ParcelShapeKey, RoadLine[], string>;
   readonly ugbAt: DataLoader<PointKey, UgbAtPointRow, string>;
   readonly climateAt: DataLoader<PointKey, number | null, string>;
   /** Each lot's assessment in this request: provisions and envelope of one property share it. */
@@ -36,23 +32,6 @@ export class ProductsData {
   ) {
     const db = deps.db;
     const { dataset } = scope;
-    this.roadsNear = new DataLoader(
-      async (keys) => {
-        const rows = await db.sql<RoadRow>(
-          ROADS_NEAR_PARCELS(
-            dataset,
-            keys.map((k) => k.state),
-            keys.map((k) => JSON.stringify(k.geometry)),
-          ),
-        );
-        const byIndex = keys.map((): RoadLine[] => []);
-        for (const row of rows) {
-          byIndex[row.i]?.push({ name: row.road_name, road_class: row.road_class, coordinates: row.coordinates });
-        }
-        return byIndex;
-      },
-      { cacheKeyFn: (k) => `${k.state}:${JSON.stringify(k.geometry)}` },
-    );
     this.ugbAt = new DataLoader(
       async (keys) => {
         const rows = await db.sql<UgbPointRow>(

@@ -1,7 +1,7 @@
 import type { RequestScope } from '../../core/context.ts';
 import type { Subgraph, SubgraphDeps } from '../../core/subgraph.ts';
 import { buildSubgraph } from '../../core/subgraph.ts';
-import type { PlanningContext } from './data.ts';
+import type { LiveResolution, PlanningContext } from './data.ts';
 import { PlanningData } from './data.ts';
 import { ProductsData } from './products.ts';
 import { Property } from './resolvers/Property.ts';
@@ -16,13 +16,14 @@ export type PlanningDeps = SubgraphDeps & { config?: PlanningSourcesConfig };
 export function buildPlanningSubgraph(deps: PlanningDeps): Subgraph<PlanningContext> {
   // One set of adapters per process: their circuits, counters and caches outlive a request.
   const adapters = PlanningAdapters.fromConfig(deps.config, deps.catalog);
+  const liveInFlight = new Map<string, Promise<LiveResolution>>();
   return buildSubgraph(
     'planning',
     new URL('./schema.graphql', import.meta.url),
     { Query, Property, GeoJSON },
     (scope: RequestScope) => ({
       ...scope,
-      planning: new PlanningData(deps, scope, adapters),
+      planning: new PlanningData(deps, scope, adapters, liveInFlight),
       products: new ProductsData(deps, scope),
     }),
   );

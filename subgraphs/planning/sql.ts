@@ -48,23 +48,6 @@ export const PLANNING_AT_POINTS = (dataset: string, states: string[], lngs: numb
     ), '[]'::json) AS overlays
   FROM k`;
 
-export type RoadRow = { i: number; road_name: string | null; road_class: string; coordinates: number[][] };
-
-/**
- * Road centrelines near each parcel of a batch, for telling its front boundary from its sides.
- * The reach is in degrees (about 90 m north-south, 70 m east-west in southern Australia) so
- * the GiST index answers; the classifier measures real distances in metres afterwards.
- */
-export const ROADS_NEAR_PARCELS = (dataset: string, states: string[], parcels: string[]) => Prisma.sql`
-  WITH k AS (
-    SELECT (i - 1)::int AS i, state, ST_SetSRID(ST_GeomFromGeoJSON(parcel), 4326) AS geom
-    FROM unnest(${states}::text[], ${parcels}::text[]) WITH ORDINALITY AS u(state, parcel, i)
-  )
-  SELECT k.i, r.road_name, r.road_class, (ST_AsGeoJSON(r.geom, 7)::json ->> 'coordinates')::json AS coordinates
-  FROM k
-  JOIN roads.centreline r ON r.dataset = ${dataset} AND r.state = k.state AND ST_DWithin(r.geom, k.geom, 0.0008)
-  ORDER BY k.i, r.id`;
-
 export type UgbPointRow = {
   i: number;
   inside: boolean;

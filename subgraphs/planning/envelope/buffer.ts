@@ -4,8 +4,8 @@
  * so an envelope cut by them is never larger than the exact one.
  */
 import type { Pair, Ring } from 'polygon-clipping';
-import { norm, sub } from './plane.ts';
-import type { Pt } from './projection.ts';
+import { norm, sub } from '../../../core/boundaries/plane.ts';
+import type { Pt } from '../../../core/boundaries/projection.ts';
 
 // Vertices per half-disc: the polygon strays at most 0.3% of the radius (2 cm at 6 m) outside the circle.
 const ARC_STEPS = 16;

@@ -8,10 +8,10 @@ import polygonClipping, { type MultiPolygon, type Polygon, type Ring } from 'pol
 import type { GeoJSONGeometry, Position } from '../../../core/geojson.ts';
 import { SINGLE_STOREY_WALL_M, TWO_STOREY_WALL_M, setbackAt } from '../provisions/formulas.ts';
 import type { Boundary, Provisions } from '../provisions/types.ts';
-import type { ClassifiedEdge } from './boundaries.ts';
+import type { ClassifiedEdge } from '../../../core/boundaries/boundaries.ts';
 import { capsule } from './buffer.ts';
-import { largestPolygon, norm, polygonArea, polygonsOf, sub } from './plane.ts';
-import { LocalFrame, type Pt } from './projection.ts';
+import { largestPolygon, norm, polygonArea, polygonsOf, sub } from '../../../core/boundaries/plane.ts';
+import { LocalFrame, type Pt } from '../../../core/boundaries/projection.ts';
 
 export type EnvelopeLevel = {
   wall_height_m: number;

@@ -20,7 +20,7 @@ export {
   setbackMetres,
   wallOnBoundaryMaxLength,
 } from './formulas.ts';
-export { roadCategory } from './road-class.ts';
+export { roadCategory } from '../../../core/boundaries/road-class.ts';
 export type * from './types.ts';
 
 const REGIMES: Record<string, (ctx: RegimeContext) => RegimeResult> = {

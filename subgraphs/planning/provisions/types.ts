@@ -4,7 +4,8 @@
  * can return it as is; `setbackAt` and `wallOnBoundaryMaxLength` evaluate the rules it holds.
  */
 
-export type RoadCategory = 'arterial' | 'collector' | 'local';
+export type { RoadCategory } from '../../../core/boundaries/road-class.ts';
+import type { RoadCategory } from '../../../core/boundaries/road-class.ts';
 
 export type ProvisionsInput = {
   /** 'VIC' | 'NSW' | 'QLD'; any other state gets the conservative default. */

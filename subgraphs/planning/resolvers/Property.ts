@@ -13,6 +13,7 @@ export const Property: PropertyResolvers<PlanningContext> = {
       state: reference.state ?? '',
       location: reference.location ?? null,
       parcel_geometry: 'parcel_geometry' in reference ? (reference.parcel_geometry ?? null) : null,
+      road_lines: 'road_lines' in reference ? (reference.road_lines ?? null) : null,
     };
   },
   planning: (property, _args, ctx) => planningLayer(property, ctx),

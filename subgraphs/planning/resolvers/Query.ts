@@ -11,14 +11,20 @@ export const Query: QueryResolvers<PlanningContext> = {
   planningAt(_parent, { lat, lng, state }, ctx) {
     assertPoint(lat, lng);
     return planningLayer(
-      { parcel_pfi: null, state: assertState(state), location: { lat, lng }, parcel_geometry: null },
+      { parcel_pfi: null, state: assertState(state), location: { lat, lng }, parcel_geometry: null, road_lines: null },
       ctx,
     );
   },
   provisionsAt(_parent, { lat, lng, state, lot }, ctx) {
     assertPoint(lat, lng);
     assertLotFigures(lot);
-    const property = { parcel_pfi: null, state: assertState(state), location: { lat, lng }, parcel_geometry: null };
+    const property = {
+      parcel_pfi: null,
+      state: assertState(state),
+      location: { lat, lng },
+      parcel_geometry: null,
+      road_lines: null,
+    };
     return provisionsLayer(property, lot ?? null, ctx);
   },
   ugbAt: (_parent, { lat, lng, state }, ctx) => ugbAtPoint(lat, lng, state, ctx),

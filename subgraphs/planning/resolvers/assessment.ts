@@ -6,10 +6,10 @@
 import type { GeoJSONGeometry } from '../../../core/geojson.ts';
 import type { LayerResult, LayerStatus, Provenance } from '../../../core/layer.ts';
 import type { PlanningAtPoint, PlanningContext, PlanningProperty } from '../data.ts';
-import type { BoundaryClassification } from '../envelope/boundaries.ts';
-import { classifyBoundaries } from '../envelope/boundaries.ts';
-import { polygonArea, polygonsOf } from '../envelope/plane.ts';
-import { LocalFrame } from '../envelope/projection.ts';
+import type { BoundaryClassification, RoadLine } from '../../../core/boundaries/boundaries.ts';
+import { classifyBoundaries } from '../../../core/boundaries/boundaries.ts';
+import { polygonArea, polygonsOf } from '../../../core/boundaries/plane.ts';
+import { LocalFrame } from '../../../core/boundaries/projection.ts';
 import type { LotCharacteristicsInput } from '../generated/resolvers-types.ts';
 import type { Provisions } from '../provisions/index.ts';
 import { provisionsFor, roadCategory } from '../provisions/index.ts';
@@ -95,6 +95,25 @@ export function assess(
   return made;
 }
 
+/**
+ * The centrelines the roads subgraph found around the parcel (through @requires). A state it
+ * does not cover has none, as an empty table had; its failure, or no answer at all, fails the
+ * assessment like any source it stands on, so no lot is classified as fronting no road.
+ */
+function roadLinesOf(property: PlanningProperty): { lines: RoadLine[]; provenance: Provenance | undefined } {
+  const layer = property.road_lines;
+  if (!layer || layer.status === 'error') {
+    throw new Error(`the roads subgraph gave no road lines for parcel ${property.parcel_pfi ?? '(none)'}`);
+  }
+  const lines = (layer.data ?? []).flatMap((line): RoadLine[] =>
+    line.geometry.type === 'LineString'
+      ? [{ name: line.name ?? null, road_class: line.road_class, coordinates: line.geometry.coordinates }]
+      : [],
+  );
+  const { source, attribution, license } = layer;
+  return { lines, provenance: source && attribution && license ? { source, attribution, license } : undefined };
+}
+
 async function assessLot(
   property: PlanningProperty,
   given: LotCharacteristicsInput | null,
@@ -109,9 +128,9 @@ async function assessLot(
   let classification: BoundaryClassification | null = null;
   let roadsProvenance: Provenance | undefined;
   if (parcel) {
-    const roads = await ctx.products.roadsNear.load({ state: property.state, geometry: parcel });
-    classification = classifyBoundaries(parcel, roads);
-    if (roads.length > 0) roadsProvenance = await ctx.products.provenance('roads', property.state);
+    const roads = roadLinesOf(property);
+    classification = classifyBoundaries(parcel, roads.lines);
+    if (roads.lines.length > 0) roadsProvenance = roads.provenance;
   }
   const lot = lotFacts(parcel ? { area_m2: parcelAreaM2(parcel), classification } : null, given);
   const zone = zoneData?.zone ?? null;

@@ -1,7 +1,7 @@
 import { guardLayer, layerOk } from '../../../core/layer.ts';
 import type { LayerResult } from '../../../core/layer.ts';
 import type { PlanningContext, PlanningProperty } from '../data.ts';
-import type { ClassifiedEdge } from '../envelope/boundaries.ts';
+import type { ClassifiedEdge } from '../../../core/boundaries/boundaries.ts';
 import { boundaryOf } from '../envelope/envelope.ts';
 import type {
   AppliedRule,

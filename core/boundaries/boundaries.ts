@@ -3,8 +3,8 @@
  * its rear (facing away from the front) and which its sides, from the parcel's geometry and the
  * road centrelines around it. The envelope and the provisions both read it.
  */
-import type { GeoJSONGeometry, Position } from '../../../core/geojson.ts';
-import { roadCategory } from '../provisions/road-class.ts';
+import type { GeoJSONGeometry, Position } from '../geojson.ts';
+import { roadCategory } from './road-class.ts';
 import { add, dot, largestPolygon, rightNormal, scale, sub, unit } from './plane.ts';
 import { LocalFrame, type Pt } from './projection.ts';
 import { edgeLength, prepareRing, ringEdges, type RingEdge } from './ring.ts';

@@ -3,7 +3,7 @@
  * and cut into boundaries at its real corners, so a straight boundary digitised with several
  * vertices (or gently bent by a survey) is one boundary.
  */
-import type { Position } from '../../../core/geojson.ts';
+import type { Position } from '../geojson.ts';
 import { cross, dot, norm, pointSegmentDistance, signedArea, sub } from './plane.ts';
 import type { LocalFrame, Pt } from './projection.ts';
 

@@ -3,7 +3,7 @@
  * curvature at the origin's latitude, so lengths and areas agree with PostGIS's geography
  * measures to well under a centimetre across a few hundred metres.
  */
-import type { Position } from '../../../core/geojson.ts';
+import type { Position } from '../geojson.ts';
 
 /** Metres east and north of the frame's origin. */
 export type Pt = readonly [number, number];

@@ -3,8 +3,8 @@
  * centreline they meet, running roughly parallel to the boundary and near enough to be the road
  * reserve the boundary abuts, is the road the boundary fronts.
  */
-import type { Position } from '../../../core/geojson.ts';
-import { roadCategory } from '../provisions/road-class.ts';
+import type { Position } from '../geojson.ts';
+import { roadCategory } from './road-class.ts';
 import { add, closestPoint, cross, dot, norm, rayHit, rightNormal, scale, sub, unit } from './plane.ts';
 import type { LocalFrame, Pt } from './projection.ts';
 import type { RingEdge } from './ring.ts';

@@ -1,5 +1,5 @@
 /** Plane geometry in a lot's local metric frame: vectors, rings, segments and rays. */
-import type { GeoJSONGeometry, Position } from '../../../core/geojson.ts';
+import type { GeoJSONGeometry, Position } from '../geojson.ts';
 import type { Pt } from './projection.ts';
 
 export const sub = (a: Pt, b: Pt): Pt => [a[0] - b[0], a[1] - b[1]];

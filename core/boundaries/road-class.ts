@@ -1,4 +1,5 @@
-import type { RoadCategory } from './types.ts';
+/** A road's category for the street-setback rules. */
+export type RoadCategory = 'arterial' | 'collector' | 'local';
 
 /**
  * The category a road layer's class name falls in, for the street-setback rules: 'arterial'
