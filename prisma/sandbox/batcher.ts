@@ -23,6 +23,10 @@ export function emptyTables(): Buffers {
     ugb: [],
     climate_zone: [],
     dem_tile: [],
+    easement: [],
+    building_footprint: [],
+    land_value: [],
+    land_coverage: [],
     dataset_source: [],
   };
 }
@@ -42,6 +46,10 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   ugb: (rows) => ({ table: 'ugb', rows }),
   climate_zone: (rows) => ({ table: 'climate_zone', rows }),
   dem_tile: (rows) => ({ table: 'dem_tile', rows }),
+  easement: (rows) => ({ table: 'easement', rows }),
+  building_footprint: (rows) => ({ table: 'building_footprint', rows }),
+  land_value: (rows) => ({ table: 'land_value', rows }),
+  land_coverage: (rows) => ({ table: 'land_coverage', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -60,6 +68,10 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'ugb',
   'climate_zone',
   'dem_tile',
+  'easement',
+  'building_footprint',
+  'land_value',
+  'land_coverage',
   'dataset_source',
 ];
 
