@@ -80,6 +80,9 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'planning.provisions.read',
   'envelope.read',
   'elevation.read',
+  // the land layers are asked about a property by point, by parcel or by address
+  'easement.read',
+  'dossier.read',
 ];
 
 /**
@@ -98,6 +101,9 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
   'envelope.read',
   'envelope.by-address.read',
   'elevation.read',
+  // easements and land values are recorded against the parcel: both carry its parcel_pfi
+  'easement.read',
+  'dossier.read',
   'internal:address-to-parcel',
   'internal:envelope-parcel-stage',
 ];
@@ -109,7 +115,14 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
  * is in none, so a new field is refused until someone decides who may read it.
  */
 export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
-  'Query.propertyByGnafPid': ['property-graph.read', 'address.read', 'cadastre.read', 'planning.read'],
+  'Query.propertyByGnafPid': [
+    'property-graph.read',
+    'address.read',
+    'cadastre.read',
+    'planning.read',
+    'easement.read',
+    'dossier.read',
+  ],
   'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
   'Query.suggestAddresses': ['locality.read'],
   'Query.addressesOnParcel': ['cadastre.read', 'address.read'],
@@ -135,6 +148,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'envelope.by-address.read',
     'planning.provisions.read',
     'elevation.read',
+    // building footprints are the ones standing on the parcel, found by its boundary
+    'dossier.read',
   ],
   'Property.provisions': ['planning.provisions.read'],
   'Property.envelope': ['envelope.read', 'envelope.by-address.read'],
@@ -148,6 +163,13 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   // POST /api/contours/terrain-stats sells the same answer under envelope.read
   'Query.terrainStats': ['envelope.read'],
   'Query.terrainOfBBox': ['elevation.read'],
+  'Property.easements': ['easement.read'],
+  'Property.buildings': ['dossier.read'],
+  // land values are valuer-general records of a parcel, sold with property sales under dossier.read
+  'Property.land_value': ['dossier.read'],
+  'Query.easementsInBBox': ['easement.read'],
+  'Query.buildingsInBBox': ['dossier.read'],
+  'Query.buildingsAt': ['dossier.read'],
 };
 
 /**
@@ -175,6 +197,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'AddressMatchResult',
   'AddressSuggestions',
   'AppliedRule',
+  'Building',
+  'BuildingCollection',
+  'BuildingLayer',
   'BuildingEnvelope',
   'CadastreLayer',
   'ClassifiedBoundary',
@@ -182,10 +207,15 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'ClimateZoneLayer',
   'ContourLine',
   'ContourSet',
+  'Easement',
+  'EasementCollection',
+  'EasementLayer',
   'EnvelopeLayer',
   'EnvelopeLevel',
   'GeoPoint',
   'HeightRule',
+  'LandValue',
+  'LandValueLayer',
   'LatencyStats',
   'LotCharacteristics',
   'LotReference',

@@ -1,6 +1,7 @@
 import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
+import { buildLandSubgraph } from './land/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
 import { buildTerrainSubgraph } from './terrain/server.ts';
 
@@ -10,6 +11,7 @@ export const SUBGRAPHS = {
   cadastre: buildCadastreSubgraph,
   planning: buildPlanningSubgraph,
   terrain: buildTerrainSubgraph,
+  land: buildLandSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

@@ -4,6 +4,7 @@ import type { SchemaObject } from './types.ts';
 import { schemaRef } from './types.ts';
 import { PLANNING_ROUTE_DOCS } from './planning-docs.ts';
 import { PLANNING_ZONE_ROUTE_DOCS } from './planning-zones-docs.ts';
+import { LAND_ROUTE_DOCS } from './land-docs.ts';
 import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
@@ -213,4 +214,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...PLANNING_ROUTE_DOCS,
   ...PLANNING_ZONE_ROUTE_DOCS,
   ...TERRAIN_ROUTE_DOCS,
+  ...LAND_ROUTE_DOCS,
 };

@@ -4,6 +4,7 @@ import type { SchemaObject } from './types.ts';
 import { schemaRef } from './types.ts';
 import { PLANNING_SCHEMAS } from './planning-docs.ts';
 import { PLANNING_ZONE_SCHEMAS } from './planning-zones-docs.ts';
+import { LAND_SCHEMAS } from './land-docs.ts';
 import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 
 /**
@@ -61,6 +62,9 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   envelope: schemaRef('BuildingEnvelope'),
   climate_zone: schemaRef('ClimateZoneData'),
   terrain: schemaRef('TerrainStats'),
+  easements: { type: 'array', items: schemaRef('EasementFeature') },
+  buildings: { type: 'array', items: schemaRef('BuildingFeature') },
+  land_value: schemaRef('LandValue'),
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
@@ -72,6 +76,11 @@ function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
       source: { type: ['string', 'null'], description: 'Where the answer came from, e.g. mirror:vic/cadastre@<id>.' },
       ...credit,
       message: { type: ['string', 'null'], description: 'Why the layer is not ok, in words a person can act on.' },
+      freshness: {
+        type: ['string', 'null'],
+        description:
+          'The date (ISO 8601) of the source snapshot, on the layers that report one (easements, buildings, land_value).',
+      },
       data: { ...orNull(LAYER_DATA_SCHEMAS[layer.name] ?? { type: 'object' }), description: 'Null unless ok.' },
     },
     required: ['status', 'source', 'attribution', 'license', 'message', 'data'],
@@ -516,4 +525,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...PLANNING_SCHEMAS,
   ...PLANNING_ZONE_SCHEMAS,
   ...TERRAIN_SCHEMAS,
+  ...LAND_SCHEMAS,
 };

@@ -12,8 +12,16 @@ import type { LayerFields, ParcelFields } from './cadastre.ts';
 import { LAYER_FIELDS, PARCEL_FIELDS, creditOf, parcelFeature } from './cadastre.ts';
 import type { EnvelopeFields, ProvisionsFields } from './provisions-shape.ts';
 import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } from './provisions-shape.ts';
+import {
+  BUILDING_FIELDS,
+  EASEMENT_FIELDS,
+  LAND_LAYER_FIELDS,
+  LAND_VALUE_FIELDS,
+  landFeature,
+} from './land-features.ts';
 
-type GraphLayer = LayerFields & { data: unknown };
+/** `freshness`: the snapshot date of the source, on the layers that report one. */
+type GraphLayer = LayerFields & { data: unknown; freshness?: string | null };
 
 /**
  * The layers of the property graph: each is one field of `Property`, the scope that grants it
@@ -59,6 +67,24 @@ export const PROPERTY_LAYERS = [
       const { zone, description } = data as { zone: number; description: string };
       return { climate_zone: zone, description };
     },
+  },
+  {
+    name: 'easements',
+    scope: 'easement.read',
+    selection: `easements { ${LAND_LAYER_FIELDS} data { ${EASEMENT_FIELDS} } }`,
+    toRest: (data: unknown) => (data as Parameters<typeof landFeature>[0][]).map(landFeature),
+  },
+  {
+    name: 'buildings',
+    scope: 'dossier.read',
+    selection: `buildings { ${LAND_LAYER_FIELDS} data { ${BUILDING_FIELDS} } }`,
+    toRest: (data: unknown) => (data as Parameters<typeof landFeature>[0][]).map(landFeature),
+  },
+  {
+    name: 'land_value',
+    scope: 'dossier.read',
+    selection: `land_value { ${LAND_LAYER_FIELDS} data { ${LAND_VALUE_FIELDS} } }`,
+    toRest: (data: unknown) => data,
   },
 ] as const;
 
@@ -190,6 +216,7 @@ export const propertyGraph = defineRoute({
         attribution: value.attribution,
         license: value.license,
         message: value.message,
+        ...(value.freshness !== undefined ? { freshness: value.freshness } : {}),
         data: value.status === 'ok' && value.data ? layer.toRest(value.data) : null,
       };
       if (value.status === 'ok') credits.push(creditOf(value));
