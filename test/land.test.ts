@@ -1,9 +1,14 @@
+import { execute, parse } from 'graphql';
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSubgraphs } from '../app/runtime.ts';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { ProvenanceCatalog } from '../core/provenance.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
 import type { TestRuntime } from './support/runtime.ts';
-import { createTestKey, testRuntime } from './support/runtime.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 
 /*
  * Easements, building footprints and land values (the land subgraph) through the REST routes,
@@ -228,5 +233,59 @@ describe('land layers', () => {
       dossier,
     );
     expect(allowed.body.data.buildingsInBBox.status).toBe('ok');
+  });
+});
+
+describe('land subgraph batching', () => {
+  let db: Database;
+  const queries: string[] = [];
+
+  beforeAll(async () => {
+    await testRuntime(); // the tier's shared database is open (on PGlite, this process owns it)
+    db = await openDatabase(testConfig(), { onQuery: (sql) => queries.push(sql) });
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('answers all three layers of a batch of properties in one statement per layer', async () => {
+    const catalog = new ProvenanceCatalog(db);
+    const land = buildSubgraphs(db, catalog).land;
+    await catalog.get('sandbox', 'easements', 'VIC'); // credits are cached per process, not per request
+    const parcels = await db.query<{ parcel_pfi: string; state: string; lat: number; lng: number; geometry: unknown }>(
+      `SELECT p.parcel_pfi, p.state, ST_Y(ST_PointOnSurface(p.geom)) AS lat, ST_X(ST_PointOnSurface(p.geom)) AS lng,
+              ST_AsGeoJSON(p.geom, 7)::json AS geometry
+       FROM cadastre.parcel p WHERE p.dataset = 'sandbox' ORDER BY p.parcel_pfi LIMIT 25`,
+    );
+    queries.length = 0;
+    const result = await execute({
+      schema: land.schema,
+      document: parse(`query($r: [_Any!]!) { _entities(representations: $r) { ... on Property {
+        easements { status } buildings { status data { id } } land_value { status data { parcel_pfi } } } } }`),
+      variableValues: {
+        r: parcels.map((p) => ({
+          __typename: 'Property',
+          parcel_pfi: p.parcel_pfi,
+          state: p.state,
+          location: { lat: p.lat, lng: p.lng },
+          parcel_geometry: p.geometry,
+        })),
+      },
+      contextValue: land.createContext({ dataset: 'sandbox', requestId: 'test', scopes: '*' }),
+    });
+    expect(result.errors).toBeUndefined();
+    type Entity = {
+      land_value: { status: string; data: { parcel_pfi: string } | null };
+      buildings: { status: string };
+    };
+    const entities = (result.data as { _entities: Entity[] })._entities;
+    expect(entities).toHaveLength(parcels.length);
+    // answers come back in key order
+    for (const [i, e] of entities.entries()) {
+      if (e.land_value.data) expect(e.land_value.data.parcel_pfi).toBe(parcels[i]!.parcel_pfi);
+    }
+    expect(entities.filter((e) => e.buildings.status === 'ok').length).toBeGreaterThan(parcels.length / 2);
+    expect(queries).toHaveLength(3);
   });
 });
