@@ -5,6 +5,7 @@ import { buildSubgraphs } from '../app/runtime.ts';
 import type { Database } from '../core/db.ts';
 import { openDatabase } from '../core/db.ts';
 import { ProvenanceCatalog } from '../core/provenance.ts';
+import { sandboxSamples } from '../prisma/sandbox/samples.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
 import type { TestRuntime } from './support/runtime.ts';
@@ -205,6 +206,15 @@ describe('land layers', () => {
     const twoWays = await get('/api/land-values', { pfi: nsw.parcel_pfi, state: 'NSW', lat: nsw.lat, lng: nsw.lng });
     expect(twoWays.status).toBe(400);
     expect(JSON.stringify(twoWays.body)).toMatch(/Identify the land one way/);
+  });
+
+  it('offers a sandbox sample whose parcel has every land layer', async () => {
+    const sample = (await sandboxSamples(t.runtime.db, 50)).find((s) => s.note.startsWith('easement, building'));
+    expect(sample).toBeDefined();
+    const res = await get('/v1/property/graph', { gnaf_pid: sample!.gnaf_pid }).expect(200);
+    expect(res.body.property.parcel_pfi).toBe(sample!.parcel_pfi);
+    for (const layer of ['easements', 'buildings', 'land_value'])
+      expect(res.body.layers[layer].status, layer).toBe('ok');
   });
 
   it('gives each layer only to keys holding its scope', async () => {
