@@ -81,6 +81,9 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'envelope.read',
   'elevation.read',
   'soil.read',
+  // the land layers are asked about a property by point, by parcel or by address
+  'easement.read',
+  'dossier.read',
 ];
 
 /**
@@ -99,6 +102,9 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
   'envelope.read',
   'envelope.by-address.read',
   'elevation.read',
+  // easements and land values are recorded against the parcel: both carry its parcel_pfi
+  'easement.read',
+  'dossier.read',
   'internal:address-to-parcel',
   'internal:envelope-parcel-stage',
 ];
@@ -110,7 +116,15 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
  * is in none, so a new field is refused until someone decides who may read it.
  */
 export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
-  'Query.propertyByGnafPid': ['property-graph.read', 'address.read', 'cadastre.read', 'planning.read', 'soil.read'],
+  'Query.propertyByGnafPid': [
+    'property-graph.read',
+    'address.read',
+    'cadastre.read',
+    'planning.read',
+    'soil.read',
+    'easement.read',
+    'dossier.read',
+  ],
   'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
   'Query.suggestAddresses': ['locality.read'],
   'Query.addressesOnParcel': ['cadastre.read', 'address.read'],
@@ -138,6 +152,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'elevation.read',
     // the fronting roads are measured against the parcel's boundary (subgraphs/roads)
     'roads.read',
+    // building footprints are the ones standing on the parcel, found by its boundary
+    'dossier.read',
   ],
   'Property.provisions': ['planning.provisions.read'],
   'Property.envelope': ['envelope.read', 'envelope.by-address.read'],
@@ -157,6 +173,13 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Property.roads': ['roads.read'],
   // the planning products take the centrelines through @requires: every scope of a product that reads them
   'Property.road_lines': ['roads.read', 'envelope.read', 'envelope.by-address.read', 'planning.provisions.read'],
+  'Property.easements': ['easement.read'],
+  'Property.buildings': ['dossier.read'],
+  // land values are valuer-general records of a parcel, sold with property sales under dossier.read
+  'Property.land_value': ['dossier.read'],
+  'Query.easementsInBBox': ['easement.read'],
+  'Query.buildingsInBBox': ['dossier.read'],
+  'Query.buildingsAt': ['dossier.read'],
 };
 
 /**
@@ -184,6 +207,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'AddressMatchResult',
   'AddressSuggestions',
   'AppliedRule',
+  'Building',
+  'BuildingCollection',
+  'BuildingLayer',
   'BuildingEnvelope',
   'CadastreLayer',
   'ClassifiedBoundary',
@@ -191,11 +217,16 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'ClimateZoneLayer',
   'ContourLine',
   'ContourSet',
+  'Easement',
+  'EasementCollection',
+  'EasementLayer',
   'EnvelopeLayer',
   'EnvelopeLevel',
   'FrontingRoad',
   'GeoPoint',
   'HeightRule',
+  'LandValue',
+  'LandValueLayer',
   'LatencyStats',
   'LotCharacteristics',
   'LotReference',

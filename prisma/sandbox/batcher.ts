@@ -25,6 +25,10 @@ export function emptyTables(): Buffers {
     dem_tile: [],
     soil_polygon: [],
     soil_coverage: [],
+    easement: [],
+    building_footprint: [],
+    land_value: [],
+    land_coverage: [],
     dataset_source: [],
   };
 }
@@ -46,6 +50,10 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   dem_tile: (rows) => ({ table: 'dem_tile', rows }),
   soil_polygon: (rows) => ({ table: 'soil_polygon', rows }),
   soil_coverage: (rows) => ({ table: 'soil_coverage', rows }),
+  easement: (rows) => ({ table: 'easement', rows }),
+  building_footprint: (rows) => ({ table: 'building_footprint', rows }),
+  land_value: (rows) => ({ table: 'land_value', rows }),
+  land_coverage: (rows) => ({ table: 'land_coverage', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -66,6 +74,10 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'dem_tile',
   'soil_polygon',
   'soil_coverage',
+  'easement',
+  'building_footprint',
+  'land_value',
+  'land_coverage',
   'dataset_source',
 ];
 
