@@ -120,6 +120,10 @@ export const NEWCOMER_SCOPES = [
   'envelope.read',
   'ugb.read',
   'elevation.read',
+  'roads.read',
+  'soil.read',
+  'easement.read',
+  'dossier.read',
 ] as const;
 
 export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));

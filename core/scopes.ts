@@ -81,6 +81,9 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'envelope.read',
   'elevation.read',
   'soil.read',
+  // the land layers are asked about a property by point, by parcel or by address
+  'easement.read',
+  'dossier.read',
   'risk.read',
   'risk.summary.read',
 ];
@@ -108,6 +111,9 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
   'envelope.read',
   'envelope.by-address.read',
   'elevation.read',
+  // easements and land values are recorded against the parcel: both carry its parcel_pfi
+  'easement.read',
+  'dossier.read',
   'internal:address-to-parcel',
   'internal:envelope-parcel-stage',
 ];
@@ -125,6 +131,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'cadastre.read',
     'planning.read',
     'soil.read',
+    'easement.read',
+    'dossier.read',
     'risk.read',
     'risk.summary.read',
   ],
@@ -155,6 +163,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'elevation.read',
     // the fronting roads are measured against the parcel's boundary (subgraphs/roads)
     'roads.read',
+    // building footprints are the ones standing on the parcel, found by its boundary
+    'dossier.read',
   ],
   'Property.provisions': ['planning.provisions.read'],
   'Property.envelope': ['envelope.read', 'envelope.by-address.read'],
@@ -174,6 +184,13 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Property.roads': ['roads.read'],
   // the planning products take the centrelines through @requires: every scope of a product that reads them
   'Property.road_lines': ['roads.read', 'envelope.read', 'envelope.by-address.read', 'planning.provisions.read'],
+  'Property.easements': ['easement.read'],
+  'Property.buildings': ['dossier.read'],
+  // land values are valuer-general records of a parcel, sold with property sales under dossier.read
+  'Property.land_value': ['dossier.read'],
+  'Query.easementsInBBox': ['easement.read'],
+  'Query.buildingsInBBox': ['dossier.read'],
+  'Query.buildingsAt': ['dossier.read'],
   // risk.summary.read reads the same hazards for /v1/risk-summary, and nothing else of the layer
   'Property.hazards': ['risk.read', 'risk.summary.read'],
   'Query.hazardsAt': ['risk.read', 'risk.summary.read'],
@@ -204,6 +221,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'AddressMatchResult',
   'AddressSuggestions',
   'AppliedRule',
+  'Building',
+  'BuildingCollection',
+  'BuildingLayer',
   'BalEstimate',
   'BuildingEnvelope',
   'CadastreLayer',
@@ -212,6 +232,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'ClimateZoneLayer',
   'ContourLine',
   'ContourSet',
+  'Easement',
+  'EasementCollection',
+  'EasementLayer',
   'EnvelopeLayer',
   'EnvelopeLevel',
   'FrontingRoad',
@@ -221,6 +244,8 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'Hazards',
   'HazardsLayer',
   'HeightRule',
+  'LandValue',
+  'LandValueLayer',
   'LatencyStats',
   'LotCharacteristics',
   'LotReference',

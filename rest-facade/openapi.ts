@@ -36,7 +36,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   SPEAR: 'Victorian planning applications touching a lot, by point, bbox or PFI (scope spear.read).',
   Risk: 'Flood, bushfire (BAL) and contamination overlays at a coordinate (scope risk.read).',
   Soil: 'Indicative clay content and soil depth as a footing-risk band (scope soil.read).',
-  'Building Footprints': 'Building footprints (scope dossier.read).',
+  'Building Footprints': 'Building footprints by bbox, point or parcel PFI (scope dossier.read).',
   Suitability: 'Site suitability (scope dossier.read).',
   Catalog: 'Home design and builder catalogue (scope catalog.read).',
   Address: 'Address autocomplete and validation (scope locality.read).',
@@ -48,6 +48,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Roads: 'Nearest road centrelines and fronting roads (scope roads.read).',
   UGB: 'Urban growth boundary (spec 4.3; scope ugb.read for keyed callers).',
   Easements: 'Easement features by bbox or parcel PFI (scope easement.read).',
+  'Land Values': "A parcel's land value from the valuer-general (scope dossier.read).",
 };
 
 const DESCRIPTION = `**Authentication.** Send \`Authorization: Bearer <API key>\`. Live keys start \`landgraph_live_\`; test keys

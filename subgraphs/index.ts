@@ -2,6 +2,7 @@ import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildHazardsSubgraph } from './hazards/server.ts';
+import { buildLandSubgraph } from './land/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
 import { buildRoadsSubgraph } from './roads/server.ts';
 import { buildSoilSubgraph } from './soil/server.ts';
@@ -16,6 +17,7 @@ export const SUBGRAPHS = {
   // appended, so every earlier subgraph keeps its distributed-mode port
   roads: buildRoadsSubgraph,
   soil: buildSoilSubgraph,
+  land: buildLandSubgraph,
   hazards: buildHazardsSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 

@@ -461,16 +461,17 @@ describe('sandbox loaded into PostGIS', () => {
 
   it('reloads a sandbox an older generator wrote, whatever its size', async () => {
     const current = sandboxSnapshotId({ seed: SEED });
-    expect(current).toBe(`sandbox-v5-${SEED}-15000`);
+    expect(current).toBe(`sandbox-v6-${SEED}-15000`);
     try {
-      // v1 (no version in the id), v2 (no roads, UGB, climate zones or terrain), v3 (no soil) and v4 (no hazards)
-      // all reload
+      // v1 (no version in the id), v2 (no roads, UGB, climate zones or terrain), v3 (no soil or land layers), v4 and
+      // v5 (no hazards) all reload
       for (const older of [
         `sandbox-${SEED}-15000`,
         `sandbox-v2-${SEED}-15000`,
         `sandbox-v2-${SEED}-1000000`,
         `sandbox-v3-${SEED}-15000`,
         `sandbox-v4-${SEED}-15000`,
+        `sandbox-v5-${SEED}-15000`,
       ]) {
         await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [older]);
         expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(false);
@@ -723,15 +724,26 @@ describe('sandbox loaded into PostGIS', () => {
       'address:NSW',
       'address:QLD',
       'address:VIC',
+      'buildings:NSW',
+      'buildings:QLD',
+      'buildings:VIC',
+      'buildings-state:NSW',
+      'buildings-state:VIC',
       'cadastre:NSW',
       'cadastre:QLD',
       'cadastre:VIC',
       'climate:NSW',
       'climate:QLD',
       'climate:VIC',
+      'easements:NSW',
+      'easements:QLD',
+      'easements:VIC',
       'hazards:NSW',
       'hazards:QLD',
       'hazards:VIC',
+      'land-values:NSW',
+      'land-values:QLD',
+      'land-values:VIC',
       'planning:NSW',
       'planning:QLD',
       'planning:VIC',
@@ -747,9 +759,10 @@ describe('sandbox loaded into PostGIS', () => {
     ]);
     for (const s of sources) {
       expect(s.attribution).toMatch(/^Landgraph sandbox: synthetic demo data, not real .*Do not rely on it\.$/);
-      expect(s.license).toBe('CC BY 4.0');
+      // building footprints are OpenStreetMap's (ODbL), supplemented by the state's CC BY layer (spec 2.2)
+      expect(s.license).toBe(s.layer === 'buildings' ? 'ODbL' : 'CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
-      expect(s.snapshot_id).toBe(`sandbox-v5-${SEED}-15000`);
+      expect(s.snapshot_id).toBe(`sandbox-v6-${SEED}-15000`);
     }
     const credit = (layer: string, state: string) =>
       sources.find((s) => s.layer === layer && s.state === state)?.attribution ?? '';

@@ -1,8 +1,8 @@
 /**
  * The sandbox dataset: a deterministic demo of six real suburbs (two each in VIC, NSW and QLD)
  * with generated streets, parcels, G-NAF-style addresses, zones, overlays, coverage, road
- * centrelines, urban growth boundaries, climate zones and a terrain model, for dataset
- * 'sandbox'. Pure and seeded: the same options give byte-identical batches.
+ * centrelines, urban growth boundaries, climate zones, a terrain model, easements, building
+ * footprints and land values, for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
  */
 import { Batcher } from './batcher.ts';
 import { IdMint } from './identifiers.ts';
@@ -29,6 +29,10 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'climate',
   'terrain',
   'soil',
+  'easements',
+  'buildings',
+  'buildings-state',
+  'land-values',
   'hazards',
 ];
 
@@ -59,11 +63,11 @@ export function sandboxParcels(options: SandboxOptions): number {
 /**
  * The generator's version, in every snapshot id: a database holding a sandbox of an older
  * version (v1: no G-NAF states, authority codes or default geocodes, street types spelled out
- * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil;
- * v4: no hazards)
+ * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil, easements,
+ * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards)
  * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v5';
+export const SANDBOX_VERSION = 'v6';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -80,7 +84,10 @@ export function planSandbox(options: SandboxOptions): SandboxPlan {
  * What each layer's synthetic rows imitate, per state that has them: a state missing from a
  * layer has no rows of it (no urban growth boundary outside Victoria, no DEM in Queensland).
  */
-const SOURCES: Record<SourceLayer, { what: string; modelledOn: Partial<Record<SandboxState, string>> }> = {
+const SOURCES: Record<
+  SourceLayer,
+  { what: string; modelledOn: Partial<Record<SandboxState, string>>; license?: string }
+> = {
   address: { what: 'addresses', modelledOn: { VIC: 'G-NAF', NSW: 'G-NAF', QLD: 'G-NAF' } },
   cadastre: {
     what: 'cadastre',
@@ -124,6 +131,28 @@ const SOURCES: Record<SourceLayer, { what: string; modelledOn: Partial<Record<Sa
       QLD: 'CSIRO Soil and Landscape Grid of Australia',
     },
   },
+  easements: {
+    what: 'easements',
+    modelledOn: { VIC: 'Vicmap Property', NSW: 'NSW Digital Cadastral Database', QLD: 'Queensland DCDB easements' },
+  },
+  // footprints are OpenStreetMap's outlines (ODbL) where the state publishes none of its own (spec 2.2)
+  buildings: {
+    what: 'building footprints',
+    modelledOn: { VIC: 'OpenStreetMap', NSW: 'OpenStreetMap', QLD: 'OpenStreetMap' },
+    license: 'ODbL',
+  },
+  'buildings-state': {
+    what: 'building footprints',
+    modelledOn: { VIC: 'Vicmap Buildings', NSW: 'NSW Spatial Services building outlines' },
+  },
+  'land-values': {
+    what: 'land values',
+    modelledOn: {
+      VIC: 'Valuer-General Victoria',
+      NSW: 'NSW Valuer General bulk land values',
+      QLD: 'Queensland Valuer-General',
+    },
+  },
   hazards: {
     what: 'flood, bushfire and contamination mapping',
     modelledOn: {
@@ -137,7 +166,7 @@ const SOURCES: Record<SourceLayer, { what: string; modelledOn: Partial<Record<Sa
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {
   const snapshot = sandboxSnapshotId(options);
   return SANDBOX_LAYERS.flatMap((layer) => {
-    const { what, modelledOn } = SOURCES[layer];
+    const { what, modelledOn, license } = SOURCES[layer];
     return SANDBOX_STATES.flatMap((state) => {
       const format = modelledOn[state];
       if (!format) return [];
@@ -146,7 +175,7 @@ export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {
           layer,
           state,
           attribution: `Landgraph sandbox: synthetic demo data, not real ${state} ${what} (modelled on ${format} formats). Do not rely on it.`,
-          license: 'CC BY 4.0',
+          license: license ?? 'CC BY 4.0',
           snapshot_id: snapshot,
         },
       ];

@@ -11,7 +11,7 @@
  * authority codes, which are national rather than the sandbox's: they are added where absent.
  *
  * The dataset_source rows are written last and carry the snapshot id
- * `sandbox-v4-<seed>-<parcels>`: `isSandboxLoaded` compares it with the options asked for, so a
+ * `sandbox-v5-<seed>-<parcels>`: `isSandboxLoaded` compares it with the options asked for, so a
  * caller knows whether the loaded sandbox is the one it wants or must be reloaded, and one
  * written by an older generator (another version) is never taken for it.
  */

@@ -7,8 +7,21 @@
 import type { SandboxState } from './suburbs.ts';
 
 export type GeocodeType = 'PC' | 'FCS' | 'STL' | 'LOC' | 'GG';
+/** The land layers (migration 0007), as their coverage rows and dataset_source rows name them. */
+export type LandLayer = 'easements' | 'buildings' | 'land-values';
 export type SourceLayer =
-  'address' | 'cadastre' | 'planning' | 'roads' | 'ugb' | 'climate' | 'terrain' | 'soil' | 'hazards';
+  | 'address'
+  | 'cadastre'
+  | 'planning'
+  | 'roads'
+  | 'ugb'
+  | 'climate'
+  | 'terrain'
+  | LandLayer
+  /** The state's CC BY building layer that supplements OpenStreetMap's footprints (spec 2.2). */
+  | 'buildings-state'
+  | 'soil'
+  | 'hazards';
 
 export interface StateRow {
   state_pid: string;
@@ -172,6 +185,46 @@ export interface DemTileRow {
   wkt: string;
 }
 
+/** A registered easement: a strip of the burdened parcel, with its purpose and width. */
+export interface EasementRow {
+  id: string;
+  state: SandboxState;
+  parcel_pfi: string;
+  easement_type: 'drainage' | 'sewerage' | 'carriageway';
+  width_m: number;
+  plan_number: string;
+  wkt: string;
+}
+
+/** A building's outline: `osm` (OpenStreetMap, ODbL) or `state` (the state's CC BY layer). */
+export interface BuildingFootprintRow {
+  id: string;
+  state: SandboxState;
+  source: 'osm' | 'state';
+  height_m: number | null;
+  storeys: number | null;
+  wkt: string;
+}
+
+export interface LandValueRow {
+  state: SandboxState;
+  parcel_pfi: string;
+  site_value: number;
+  capital_improved_value: number | null;
+  /** ISO date. */
+  base_date: string;
+  valuer: string;
+}
+
+export interface LandCoverageRow {
+  layer: LandLayer;
+  state: SandboxState;
+  name: string;
+  /** ISO date of the snapshot that reaches here. */
+  snapshot_date: string;
+  wkt: string;
+}
+
 /** A hazard overlay polygon (migration 0006): flood, bushfire or contamination mapping. */
 export interface HazardOverlayRow {
   id: string;
@@ -239,6 +292,10 @@ export interface SandboxTables {
   dem_tile: DemTileRow;
   soil_polygon: SoilPolygonRow;
   soil_coverage: SoilCoverageRow;
+  easement: EasementRow;
+  building_footprint: BuildingFootprintRow;
+  land_value: LandValueRow;
+  land_coverage: LandCoverageRow;
   hazard_overlay: HazardOverlayRow;
   contamination_site: ContaminationSiteRow;
   vegetation: VegetationRow;

@@ -1,8 +1,9 @@
 /**
  * A handful of real rows from the loaded sandbox, picked to show every case a demo or a test
  * wants: each state with every layer present, a unit, a shop with a number range, a parcel
- * outside planning coverage, one inside coverage but in a deferred (unzoned) block, and an
- * address G-NAF could geocode only to its street.
+ * outside planning coverage (and the land layers' coverage), one inside coverage but in a
+ * deferred (unzoned) block, an address G-NAF could geocode only to its street, and a parcel
+ * with an easement, a building footprint and a land value.
  */
 import type { Database } from '../../core/db.ts';
 import { SANDBOX_DATASET } from './generate.ts';
@@ -34,6 +35,11 @@ const SOIL_UNMAPPED = PARCEL_SOIL(`EXISTS (SELECT 1 FROM soil.coverage c
   WHERE s.dataset = p.dataset AND ST_Intersects(s.geom, p.geom))`);
 const SOIL_UNCOVERED = PARCEL_SOIL(`NOT EXISTS (SELECT 1 FROM soil.coverage c
   WHERE c.dataset = p.dataset AND ST_Intersects(c.geom, p.geom))`);
+const LAND = `EXISTS (SELECT 1 FROM land.easement e WHERE e.dataset = a.dataset AND e.state = a.state AND e.parcel_pfi = a.parcel_pfi)
+  AND EXISTS (SELECT 1 FROM land.land_value v WHERE v.dataset = a.dataset AND v.state = a.state AND v.parcel_pfi = a.parcel_pfi)
+  AND EXISTS (SELECT 1 FROM cadastre.parcel p JOIN land.building_footprint b ON b.dataset = p.dataset AND b.state = p.state
+    AND ST_Intersects(p.geom, ST_PointOnSurface(b.geom))
+    WHERE p.dataset = a.dataset AND p.state = a.state AND p.parcel_pfi = a.parcel_pfi)`;
 const inHazard = (kind: string) =>
   `EXISTS (SELECT 1 FROM hazards.overlay h WHERE h.dataset = a.dataset AND h.kind = '${kind}' AND ST_Intersects(h.geom, a.geom))`;
 const hazardMapped = (kind: string) =>
@@ -68,6 +74,12 @@ const CASES: ReadonlyArray<{ note: string; where: string; state?: string }> = [
   { note: 'soil problem site (indicative class P)', where: `${SINGLE} AND ${ON_PARCEL} AND ${SOIL_PROBLEM}` },
   { note: 'soil no data (unmapped strip inside coverage)', where: `${SINGLE} AND ${ON_PARCEL} AND ${SOIL_UNMAPPED}` },
   { note: 'soil not covered', where: `${SINGLE} AND ${ON_PARCEL} AND ${SOIL_UNCOVERED}` },
+  // past the default eight: `sandboxSamples(db, limit)` with a larger limit lists them
+  {
+    note: 'easement, building footprint and land value on the parcel (VIC)',
+    state: 'VIC',
+    where: `${SINGLE} AND ${ON_PARCEL} AND ${LAND}`,
+  },
   {
     note: 'hazards: flood overlay found (VIC)',
     state: 'VIC',

@@ -257,6 +257,69 @@ FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::text[], $7::
       ),
   },
   soil_coverage: coverage('soil.coverage'),
+  easement: {
+    sql: `INSERT INTO land.easement (dataset, id, state, parcel_pfi, easement_type, width_m, plan_number, geom)
+SELECT $1::text, t.id, t.state, t.parcel_pfi, t.easement_type, t.width_m, t.plan_number, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::text[], $8::text[])
+  AS t(id, state, parcel_pfi, easement_type, width_m, plan_number, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.parcel_pfi,
+        (r) => r.easement_type,
+        (r) => r.width_m,
+        (r) => r.plan_number,
+        (r) => r.wkt,
+      ),
+  },
+  building_footprint: {
+    sql: `INSERT INTO land.building_footprint (dataset, id, state, source, height_m, storeys, geom)
+SELECT $1::text, t.id, t.state, t.source, t.height_m, t.storeys, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::int4[], $7::text[])
+  AS t(id, state, source, height_m, storeys, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.source,
+        (r) => r.height_m,
+        (r) => r.storeys,
+        (r) => r.wkt,
+      ),
+  },
+  land_value: {
+    sql: `INSERT INTO land.land_value (dataset, state, parcel_pfi, site_value, capital_improved_value, base_date, valuer)
+SELECT $1::text, t.state, t.parcel_pfi, t.site_value, t.civ, t.base_date::date, t.valuer
+FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::text[], $7::text[])
+  AS t(state, parcel_pfi, site_value, civ, base_date, valuer)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.state,
+        (r) => r.parcel_pfi,
+        (r) => r.site_value,
+        (r) => r.capital_improved_value,
+        (r) => r.base_date,
+        (r) => r.valuer,
+      ),
+  },
+  land_coverage: {
+    sql: `INSERT INTO land.coverage (dataset, layer, state, name, snapshot_date, geom)
+SELECT $1::text, t.layer, t.state, t.name, t.snapshot_date::date, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(layer, state, name, snapshot_date, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.layer,
+        (r) => r.state,
+        (r) => r.name,
+        (r) => r.snapshot_date,
+        (r) => r.wkt,
+      ),
+  },
   hazard_overlay: {
     sql: `INSERT INTO hazards.overlay (dataset, id, state, kind, code, description, severity, source_name, snapshot_date,
   geom)
@@ -369,6 +432,10 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM terrain.dem_tile WHERE dataset = $1',
   'DELETE FROM soil.polygon WHERE dataset = $1',
   'DELETE FROM soil.coverage WHERE dataset = $1',
+  'DELETE FROM land.easement WHERE dataset = $1',
+  'DELETE FROM land.building_footprint WHERE dataset = $1',
+  'DELETE FROM land.land_value WHERE dataset = $1',
+  'DELETE FROM land.coverage WHERE dataset = $1',
   'DELETE FROM hazards.overlay WHERE dataset = $1',
   'DELETE FROM hazards.contamination_site WHERE dataset = $1',
   'DELETE FROM hazards.vegetation WHERE dataset = $1',
@@ -385,4 +452,7 @@ export const COUNT_COMPLETE_SOURCES =
 export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, address.locality, address.street_locality,
   address.address_detail, address.address_default_geocode, cadastre.parcel, cadastre.coverage, planning.zone,
   planning.overlay, planning.coverage, planning.ugb, planning.climate_zone, roads.centreline, terrain.dem_tile,
-  soil.polygon, soil.coverage, hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage`;
+  soil.polygon, soil.coverage,
+
+  land.easement, land.building_footprint, land.land_value, land.coverage,
+  hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage`;

@@ -17,6 +17,7 @@ import { climateZoneRow } from './climate.ts';
 import { Frame, rectRing, Shear } from './geometry.ts';
 import { buildGrid, type Grid, shearLevels } from './grid.ts';
 import { type IdMint, parcelSpi } from './identifiers.ts';
+import { pushLandCoverage, pushLandRows } from './land.ts';
 import { layoutBlock, type Lot } from './lots.ts';
 import { zoneCode } from './planning-codes.ts';
 import { coverageRing, mainRoadZone, overlayShapes, rowZones, type Shape } from './planning.ts';
@@ -79,6 +80,8 @@ function emitBlock(seed: number, ctx: SuburbAddressing, block: BlockPlan, r: num
   const { spec, grid, mint, frame } = ctx;
   const rng = Rng.for(seed, spec.key, 'addresses', r, j);
   const blockPlan = mint.plan(rng.weighted(spec.plans));
+  // the land layers draw from a stream of their own, so they leave every other table as it was
+  const landRng = Rng.for(seed, spec.key, 'land', r, j);
   let lotNumber = 0;
   for (const lot of blockLots(seed, spec, grid, block, r, j)) {
     const frontage = frontageOf(rng, grid, ctx.streets, lot, r, j);
@@ -102,6 +105,7 @@ function emitBlock(seed: number, ctx: SuburbAddressing, block: BlockPlan, r: num
       wkt: polygon.wkt,
     });
     for (const address of rows) out.push('address_detail', address);
+    pushLandRows(landRng, { spec, frame, lot, pfi, plan: planNumber, areaM2: polygon.areaM2 }, out);
   }
 }
 
@@ -177,6 +181,7 @@ export function* suburbRows(
   const coverage = { state: spec.state, name: spec.name, wkt: frame.polygon(coverageRing(grid)).wkt };
   if (spec.planningCovered) out.push('planning_coverage', coverage);
   out.push('cadastre_coverage', coverage);
+  pushLandCoverage(spec, coverage.wkt, out);
   const ugb = ugbRow(spec, grid, frame);
   if (ugb) out.push('ugb', ugb);
   out.push('climate_zone', climateZoneRow(spec, grid, frame));

@@ -5,6 +5,7 @@ import { schemaRef } from './types.ts';
 import { PLANNING_ROUTE_DOCS } from './planning-docs.ts';
 import { PLANNING_ZONE_ROUTE_DOCS } from './planning-zones-docs.ts';
 import { SOIL_ROUTE_DOCS } from './soil-docs.ts';
+import { LAND_ROUTE_DOCS } from './land-docs.ts';
 import { RISK_ROUTE_DOCS } from './risk-docs.ts';
 import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
 import { ROADS_ROUTE_DOCS } from './roads-docs.ts';
@@ -218,5 +219,6 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...TERRAIN_ROUTE_DOCS,
   ...ROADS_ROUTE_DOCS,
   ...SOIL_ROUTE_DOCS,
+  ...LAND_ROUTE_DOCS,
   ...RISK_ROUTE_DOCS,
 };

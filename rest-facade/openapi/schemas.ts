@@ -5,6 +5,7 @@ import { schemaRef } from './types.ts';
 import { PLANNING_SCHEMAS } from './planning-docs.ts';
 import { PLANNING_ZONE_SCHEMAS } from './planning-zones-docs.ts';
 import { SOIL_SCHEMAS } from './soil-docs.ts';
+import { LAND_SCHEMAS } from './land-docs.ts';
 import { RISK_SCHEMAS } from './risk-docs.ts';
 import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 import { ROADS_SCHEMAS } from './roads-docs.ts';
@@ -66,6 +67,9 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   terrain: schemaRef('TerrainStats'),
   roads: { type: 'array', items: schemaRef('FrontingRoad'), description: 'The roads the lot fronts, the front first.' },
   soil: schemaRef('SoilData'),
+  easements: { type: 'array', items: schemaRef('EasementFeature') },
+  buildings: { type: 'array', items: schemaRef('BuildingFeature') },
+  land_value: schemaRef('LandValue'),
   hazards: schemaRef('Hazards'),
 };
 
@@ -83,6 +87,11 @@ function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
       ...(dated
         ? { freshness: { type: ['string', 'null'], description: 'When the source published the figures.' } }
         : {}),
+      freshness: {
+        type: ['string', 'null'],
+        description:
+          'The date (ISO 8601) of the source snapshot, on the layers that report one (easements, buildings, land_value).',
+      },
       data: { ...orNull(LAYER_DATA_SCHEMAS[layer.name] ?? { type: 'object' }), description: 'Null unless ok.' },
     },
     required: ['status', 'source', 'attribution', 'license', 'message', ...(dated ? ['freshness'] : []), 'data'],
@@ -529,5 +538,6 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...TERRAIN_SCHEMAS,
   ...ROADS_SCHEMAS,
   ...SOIL_SCHEMAS,
+  ...LAND_SCHEMAS,
   ...RISK_SCHEMAS,
 };

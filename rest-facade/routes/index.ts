@@ -3,6 +3,7 @@ import { addressAutocomplete, addressValidate, cadastreByAddress, propertyResolv
 import { cadastreBBox, cadastreLookup } from './cadastre.ts';
 import { cadastreLotDetail, cadastreParseLot } from './lots.ts';
 import { health } from './health.ts';
+import { buildings, easements, landValues } from './land-features.ts';
 import { planningZonesCoverage, planningZonesHealth, planningZonesMetrics } from './planning-zones.ts';
 import { changelog, usage } from './platform.ts';
 import { propertyGraph } from './property.ts';
@@ -44,5 +45,8 @@ export const ROUTES: RouteDefinition[] = [
   roadsNearest,
   roadsFronting,
   soil,
+  easements,
+  buildings,
+  landValues,
   hazardsRoute,
 ] as RouteDefinition[];

@@ -14,8 +14,15 @@ import type { EnvelopeFields, ProvisionsFields } from './provisions-shape.ts';
 import { HAZARDS_SELECTION } from './hazards-shape.ts';
 import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } from './provisions-shape.ts';
 import { SOIL_FIELDS } from './soil.ts';
+import {
+  BUILDING_FIELDS,
+  EASEMENT_FIELDS,
+  LAND_LAYER_FIELDS,
+  LAND_VALUE_FIELDS,
+  landFeature,
+} from './land-features.ts';
 
-/** Dated layers (hazards, soil) carry freshness besides the fields of every layer (spec 2.6). */
+/** `freshness`: the snapshot date of the source, on the layers that report one. */
 type GraphLayer = LayerFields & { data: unknown; freshness?: string | null };
 
 /**
@@ -79,6 +86,24 @@ export const PROPERTY_LAYERS = [
     name: 'soil',
     scope: 'soil.read',
     selection: `soil { ${SOIL_FIELDS} }`,
+    toRest: (data: unknown) => data,
+  },
+  {
+    name: 'easements',
+    scope: 'easement.read',
+    selection: `easements { ${LAND_LAYER_FIELDS} data { ${EASEMENT_FIELDS} } }`,
+    toRest: (data: unknown) => (data as Parameters<typeof landFeature>[0][]).map(landFeature),
+  },
+  {
+    name: 'buildings',
+    scope: 'dossier.read',
+    selection: `buildings { ${LAND_LAYER_FIELDS} data { ${BUILDING_FIELDS} } }`,
+    toRest: (data: unknown) => (data as Parameters<typeof landFeature>[0][]).map(landFeature),
+  },
+  {
+    name: 'land_value',
+    scope: 'dossier.read',
+    selection: `land_value { ${LAND_LAYER_FIELDS} data { ${LAND_VALUE_FIELDS} } }`,
     toRest: (data: unknown) => data,
   },
 ] as const;
