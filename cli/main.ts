@@ -124,6 +124,8 @@ export const NEWCOMER_SCOPES = [
   'soil.read',
   'easement.read',
   'dossier.read',
+  'risk.read',
+  'risk.summary.read',
 ] as const;
 
 export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));
