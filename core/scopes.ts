@@ -86,6 +86,8 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'dossier.read',
   'risk.read',
   'risk.summary.read',
+  // GET /api/ugb/at-point takes a parcel or an address as well as a point (spec 2.1.2)
+  'ugb.read',
 ];
 
 /**
@@ -135,6 +137,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'dossier.read',
     'risk.read',
     'risk.summary.read',
+    // ugb.read opens only Property.ugb; envelope.read is not here: by address it is its own product
+    'ugb.read',
   ],
   'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
   'Query.suggestAddresses': ['locality.read'],
@@ -169,6 +173,7 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Property.provisions': ['planning.provisions.read'],
   'Property.envelope': ['envelope.read', 'envelope.by-address.read'],
   'Property.climate_zone': ['envelope.read'],
+  'Property.ugb': ['ugb.read'],
   'Property.terrain': ['elevation.read'],
   'Property.soil': ['soil.read'],
   'Query.soilAt': ['soil.read'],

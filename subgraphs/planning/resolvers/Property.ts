@@ -5,6 +5,7 @@ import { climateZoneLayer } from './climate.ts';
 import { envelopeLayer } from './envelope.ts';
 import { planningLayer } from './planning-layer.ts';
 import { provisionsLayer } from './provisions.ts';
+import { ugbOfProperty } from './ugb.ts';
 
 export const Property: PropertyResolvers<PlanningContext> = {
   __resolveReference(reference) {
@@ -26,4 +27,5 @@ export const Property: PropertyResolvers<PlanningContext> = {
     return envelopeLayer(property, lot ?? null, ctx);
   },
   climate_zone: (property, _args, ctx) => climateZoneLayer(property.state, property.location, ctx),
+  ugb: (property, _args, ctx) => ugbOfProperty(property.state, property.location, ctx),
 };

@@ -65,6 +65,27 @@ export async function ugbAtPoint(
   };
 }
 
+/**
+ * Property.ugb: the boundary at the property's point, so a parcel or an address names the land
+ * as well as a coordinate does (spec 2.1.2).
+ */
+export function ugbOfProperty(
+  state: string,
+  location: { lat: number; lng: number } | null,
+  ctx: PlanningContext,
+): Promise<UgbAtPoint> {
+  if (location) return ugbAtPoint(location.lat, location.lng, state, ctx);
+  const reason = 'The property has no point to look the urban growth boundary up at.';
+  return Promise.resolve({
+    status: 'skipped',
+    source: null,
+    attribution: null,
+    license: null,
+    message: reason,
+    data: { state, available: false, reason, insideUGB: null, gaicApplies: null, ugbLga: null, zoneDescription: null },
+  });
+}
+
 /** UGB polygons intersecting a window: VIC only; any other state is an empty collection, not an error. */
 export async function ugbInBBox(bbox: BBox, stateInput: string, ctx: PlanningContext): Promise<UgbCollection> {
   assertBBox(bbox, MAX_UGB_BBOX_SPAN_DEGREES);
