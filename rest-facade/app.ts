@@ -92,7 +92,8 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
     let scope: RequestScope = { dataset: 'sandbox', requestId: id, scopes: [] };
     try {
       const keyless = typeof route.access === 'object' ? route.access.keyless : undefined;
-      if (keyless && !req.get('authorization')) {
+      const keyedCall = keyless?.keyedParams?.some((name) => name in req.query) ?? false;
+      if (keyless && !keyedCall && !req.get('authorization')) {
         scope = { dataset: keyless.dataset, requestId: id, scopes: scopeNeeded ? [scopeNeeded] : [] };
       } else if (route.access !== 'open') {
         key = await authenticate(req, runtime);

@@ -31,7 +31,12 @@ export type RouteResponse = {
  * A scoped route that also answers callers without a key (spec 5.5: the first-party map mount
  * of the UGB routes is open; keyed callers need the scope): what a keyless call reads.
  */
-export type KeylessAccess = { dataset: Dataset; why: string };
+export type KeylessAccess = {
+  dataset: Dataset;
+  why: string;
+  /** Query parameters that take a call out of the open mount: with any of them the key check applies as usual. */
+  keyedParams?: readonly string[];
+};
 
 /**
  * One entry of the declarative route table: the request schema that validates (and documents)

@@ -416,6 +416,12 @@ describe('the OpenAPI schemas against the facade’s real responses', () => {
     await record('ugbAtPointKeyless', '/api/ugb/at-point', get('/api/ugb/at-point', point(f.vicParcel), null));
     await record('ugbAtPointNsw', '/api/ugb/at-point', get('/api/ugb/at-point', point(f.nswParcel)));
     await record('climateZone', '/api/climate-zone', get('/api/climate-zone', point(f.vicParcel)));
+    const vicPfi = { pfi: f.vicParcel.parcel_pfi, state: 'VIC' };
+    await record('ugbAtPointPfi', '/api/ugb/at-point', get('/api/ugb/at-point', vicPfi));
+    await record('ugbAtPointGnaf', '/api/ugb/at-point', get('/api/ugb/at-point', { gnaf_pid: f.vicParcel.gnaf_pid }));
+    await record('ugbAtPointPfiKeyless', '/api/ugb/at-point', get('/api/ugb/at-point', vicPfi, null));
+    await record('climateZonePfi', '/api/climate-zone', get('/api/climate-zone', vicPfi));
+    await record('climateZoneUnknownPfi', '/api/climate-zone', get('/api/climate-zone', { pfi: '999', state: 'VIC' }));
     const contours = '/api/contours/vector';
     await record('contours', contours, get(contours, { state: 'VIC', bbox: around(f.vicParcel, 0.004), zoom: '16' }));
     await record('contoursUncovered', contours, get(contours, { state: 'QLD', bbox: around(f.qldParcel, 0.004) }));

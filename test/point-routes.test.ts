@@ -109,10 +109,15 @@ describe('GET /api/ugb/at-point and /api/climate-zone by parcel or address', () 
 
   it('keeps the keyless map mount to points: a parcel or an address needs a key', async () => {
     await get('/api/ugb/at-point', location, null).expect(200);
-    for (const query of [{ pfi: f.vicParcel.parcel_pfi, state: 'VIC' }, { gnaf_pid: f.vicParcel.gnaf_pid }]) {
+    const asked: Array<Record<string, string>> = [
+      { pfi: f.vicParcel.parcel_pfi, state: 'VIC' },
+      { gnaf_pid: f.vicParcel.gnaf_pid },
+    ];
+    for (const query of asked) {
+      // the key check of every keyed route: its plain shape and WWW-Authenticate
       const res = await get('/api/ugb/at-point', query, null).expect(401);
-      expect(res.body).toMatchObject({ success: false, data: null });
-      expect(res.body.error).toMatch(/needs an API key; without one, give lat and lng/);
+      expect(res.body).toMatchObject({ success: false, error: 'Missing API key' });
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     }
   });
 });

@@ -215,7 +215,14 @@ export const PLANNING_SCHEMAS: Record<string, SchemaObject> = {
       state: str(),
       available: { type: 'boolean' },
       reason: maybe('string'),
-      query: object({ lat: { type: 'number' }, lng: { type: 'number' } }),
+      query: {
+        description: 'The place as given: lat and lng; pfi and state; or gnaf_pid.',
+        anyOf: [
+          object({ lat: { type: 'number' }, lng: { type: 'number' } }),
+          object({ pfi: str(), state: str() }),
+          object({ gnaf_pid: str() }),
+        ],
+      },
       insideUGB: maybe('boolean'),
       gaicApplies: maybe('boolean'),
       ugbLga: maybe('string'),
@@ -225,7 +232,13 @@ export const PLANNING_SCHEMAS: Record<string, SchemaObject> = {
   }),
   ClimateZoneResponse: object({
     success: { const: true },
-    query: object({ lat: { type: 'number' }, lng: { type: 'number' }, state: str() }),
+    query: {
+      description: 'The place as given: lat, lng and the state used; or pfi and state.',
+      anyOf: [
+        object({ lat: { type: 'number' }, lng: { type: 'number' }, state: str() }),
+        object({ pfi: str(), state: str() }),
+      ],
+    },
     available: { type: 'boolean' },
     reason: maybe('string'),
     source: maybe('string'),
@@ -336,7 +349,16 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
     successDescription: 'Whether the point is inside the UGB (spec 2.12); available is false outside Victoria.',
     credited: true,
     headers: ['X-Mirror-Source'],
+    notes:
+      'Pass lat and lng (state defaults to the state the point lies in), or pfi with state, or gnaf_pid: a parcel ' +
+      "or an address is looked up at the property's own point. The open map mount answers lat and lng only; pfi " +
+      'or gnaf_pid needs a key with ugb.read.',
     raises: {
+      404: {
+        description: 'No parcel or address with that identifier.',
+        message: 'No parcel with PFI 999 in VIC.',
+        hint: 'Identifiers are stable across releases; check it was copied whole, or ask at a point by lat and lng.',
+      },
       502: {
         description: 'The live urban growth boundary service failed (where no mirror holds the boundary).',
         message: 'The live VIC planning service did not answer within 4000 ms. Retry shortly.',
@@ -348,6 +370,15 @@ export const PLANNING_ROUTE_DOCS: Record<string, RouteDoc> = {
     success: schemaRef('ClimateZoneResponse'),
     successDescription: 'The NCC climate zone at the point; available is false where our map does not reach.',
     credited: true,
-    notes: 'state defaults to the state the point lies in.',
+    notes:
+      'Pass lat and lng (state defaults to the state the point lies in), or pfi with state: a parcel is looked up ' +
+      "at the property's own point. Not by gnaf_pid: envelope.read does not open the address entry point.",
+    raises: {
+      404: {
+        description: 'No parcel with that PFI in the state.',
+        message: 'No parcel with PFI 999 in VIC.',
+        hint: 'Identifiers are stable across releases; check it was copied whole, or ask at a point by lat and lng.',
+      },
+    },
   },
 };

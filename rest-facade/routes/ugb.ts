@@ -160,10 +160,12 @@ export const ugbAtPoint = defineRoute({
   path: '/api/ugb/at-point',
   tag: 'UGB',
   summary: 'Whether a point is inside the urban growth boundary, whether GAIC applies, and the zone there (spec 2.12).',
-  access: { scope: 'ugb.read', keyless: MAP_MOUNT },
+  // The open mount serves the map, which asks at the points it shows; naming a parcel or an
+  // address reads the cadastre or G-NAF, which are keyed and metered.
+  access: { scope: 'ugb.read', keyless: { ...MAP_MOUNT, keyedParams: ['pfi', 'gnaf_pid'] } },
   query: pointParcelOrAddress,
   errorStyle: 'envelope',
-  async handle(q, { graph, scope, key }) {
+  async handle(q, { graph, scope }) {
     let layer: UgbPoint;
     let query: Record<string, unknown>;
     if (q.lat !== undefined && q.lng !== undefined) {
@@ -172,15 +174,6 @@ export const ugbAtPoint = defineRoute({
       query = { lat: q.lat, lng: q.lng };
       layer = unwrap(await graph.execute<{ ugbAt: UgbPoint }>(UGB_AT, { lat: q.lat, lng: q.lng, state }, scope)).ugbAt;
     } else {
-      // The open mount serves the map, which asks at the points it shows; naming a parcel or an
-      // address reads the cadastre or G-NAF, which is keyed and metered.
-      if (!key) {
-        throw new AppError(
-          'UNAUTHENTICATED',
-          'Asking by pfi or gnaf_pid needs an API key; without one, give lat and lng.',
-          'Send Authorization: Bearer <key> with a key holding ugb.read.',
-        );
-      }
       ({ query, layer } = await layerOfProperty<UgbPoint>(
         q,
         { parcel: UGB_OF_PARCEL, address: UGB_OF_ADDRESS },
