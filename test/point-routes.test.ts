@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { INTERNAL_SCOPE } from '../core/context.ts';
+import type { OpenApiDocument } from '../rest-facade/openapi.ts';
+import { buildOpenApiDocument } from '../rest-facade/openapi.ts';
+import type { ParameterObject } from '../rest-facade/openapi/types.ts';
+import { numeric } from '../rest-facade/params.ts';
+import { defineRoute } from '../rest-facade/route.ts';
+import { ROUTES } from '../rest-facade/routes/index.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
 import type { TestRuntime } from './support/runtime.ts';
@@ -119,5 +126,52 @@ describe('GET /api/ugb/at-point and /api/climate-zone by parcel or address', () 
       expect(res.body).toMatchObject({ success: false, error: 'Missing API key' });
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     }
+  });
+});
+
+/**
+ * Routes that take a point and deliberately not a parcel, each for a reason: they are about a
+ * place on the map, not about a property, so a parcel would have to be turned into a point the
+ * caller did not choose.
+ */
+const POINT_ONLY: Record<string, string> = {
+  'GET /api/roads/nearest':
+    'the roads nearest a point the caller chose; for a parcel, GET /api/roads/fronting gives the roads along its boundary',
+};
+
+/** The documented routes that take lat and lng but do not document pfi and state beside them. */
+function pointRoutesWithoutParcel(doc: OpenApiDocument): string[] {
+  const out: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item as Record<string, { parameters?: ParameterObject[] }>)) {
+      const names = new Set((op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
+      if (names.has('lat') && names.has('lng') && !(names.has('pfi') && names.has('state'))) {
+        out.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+  }
+  return out.sort();
+}
+
+describe('every point route also takes pfi and state (spec 2.1.2)', () => {
+  const doc = buildOpenApiDocument(ROUTES, { version: '1.0.0' });
+
+  it('holds for the route table, but for the routes listed with a reason', () => {
+    expect(pointRoutesWithoutParcel(doc)).toEqual(Object.keys(POINT_ONLY).sort());
+  });
+
+  it('would catch a route that takes only lat and lng', () => {
+    const pointOnly = defineRoute({
+      method: 'get',
+      path: '/api/test-point-only',
+      tag: 'Test',
+      summary: 'A point route that forgot the parcel.',
+      access: { scope: 'cadastre.read' },
+      query: z.object({ lat: numeric('lat'), lng: numeric('lng') }),
+      errorStyle: 'plain',
+      handle: () => Promise.resolve({ body: {} }),
+    });
+    const withIt = buildOpenApiDocument([...ROUTES, pointOnly], { version: '1.0.0' });
+    expect(pointRoutesWithoutParcel(withIt)).toContain('GET /api/test-point-only');
   });
 });
