@@ -85,7 +85,7 @@ async function layerOfProperty<TLayer>(
   operations: { parcel: string; address?: string },
   graph: Graph,
   scope: RequestScope,
-): Promise<{ query: Record<string, unknown>; state: string; layer: TLayer }> {
+): Promise<{ query: Record<string, unknown>; layer: TLayer }> {
   type Result = { property: { state: string; layer: TLayer } | null };
   const byParcel = q.pfi !== undefined;
   const found = unwrap(
@@ -102,7 +102,6 @@ async function layerOfProperty<TLayer>(
   }
   return {
     query: byParcel ? { pfi: q.pfi, state: q.state } : { gnaf_pid: q.gnaf_pid },
-    state: found.state,
     layer: found.layer,
   };
 }
