@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../core/db.ts';
-import { formatHazardsSummary } from '../cli/ingest/hazards-cli.ts';
+import { formatHazardsSummary, runIngestHazardsCommand } from '../cli/ingest/hazards-cli.ts';
 import { type HazardsIngestOptions, type HazardsIngestResult, ingestHazards } from '../cli/ingest/hazards.ts';
 import { readCsv } from '../cli/ingest/csv.ts';
 import { IngestError } from '../cli/ingest/planning.ts';
@@ -246,5 +246,23 @@ describe('landgraph ingest hazards', () => {
     await expect(ingest({ file: path, dataset: SIDE })).rejects.toThrow(
       /no-coordinates\.csv is not a contamination register with coordinates: it lacks a latitude column/,
     );
+  });
+
+  it('exits 2 with the reason, before opening the database, for the sandbox or a missing --state', async () => {
+    let stderr = '';
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr += String(chunk);
+      return true;
+    });
+    try {
+      expect(await runIngestHazardsCommand([SAMPLE, '--state', 'VIC', '--dataset', 'sandbox'])).toBe(2);
+      expect(stderr).toMatch(/^landgraph ingest hazards: the sandbox dataset is generated/);
+      stderr = '';
+      expect(await runIngestHazardsCommand([SAMPLE])).toBe(2);
+      expect(stderr).toContain('name the state the data belongs to with --state (VIC)');
+      expect(stderr).toContain('Usage: landgraph ingest hazards <file>');
+    } finally {
+      err.mockRestore();
+    }
   });
 });
