@@ -181,6 +181,42 @@ describe('landgraph ingest hazards', () => {
     expect(await count(`SELECT count(*)::int AS n FROM hazards.overlay WHERE dataset = '${SIDE}'`)).toBe(0);
   });
 
+  it('rolls the whole run back when a later feature shows the file is projected, and refuses blank attributes', async () => {
+    const collection = JSON.parse(readFileSync(SAMPLE, 'utf8')) as {
+      features: Array<{ properties: Record<string, unknown>; geometry: unknown }>;
+    };
+    const before = await count(`SELECT count(*)::int AS n FROM hazards.overlay WHERE dataset = '${SIDE}'`);
+    const projected = structuredClone(collection.features[0]!);
+    projected.properties.PFI = 999_001;
+    projected.geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [250000, 5900000],
+          [250100, 5900000],
+          [250100, 5900100],
+          [250000, 5900000],
+        ],
+      ],
+    };
+    const path = join(dir, 'projected_late.geojson');
+    writeFileSync(path, JSON.stringify({ ...collection, features: [...collection.features, projected] }));
+    await expect(ingest({ file: path, dataset: SIDE })).rejects.toThrow(
+      /feature 14 has the coordinate \(250000, 5900000\)/,
+    );
+    expect(await count(`SELECT count(*)::int AS n FROM hazards.overlay WHERE dataset = '${SIDE}'`)).toBe(before);
+
+    const blank = structuredClone(collection);
+    blank.features[0]!.properties.ZONE_DESCR = ' ';
+    const blankPath = join(dir, 'blank_description.geojson');
+    writeFileSync(blankPath, JSON.stringify(blank));
+    const result = await ingest({ file: blankPath, dataset: SIDE, kind: 'flood' });
+    expect(result.kinds).toEqual([{ kind: 'flood', read: 3, loaded: 3, refused: 1 }]);
+    expect(result.refused).toEqual([
+      { file: 'blank_description.geojson', feature: 1, key: 'PFI 4191774', reason: 'its ZONE_DESCR is blank' },
+    ]);
+  });
+
   it('with --kind loads only that hazard and covers only it; --coverage takes the area from a file', async () => {
     const result = await ingest({ file: SAMPLE, dataset: SIDE, kind: 'bushfire', coverage: LGA });
     expect(result.kinds).toEqual([{ kind: 'bushfire', read: 4, loaded: 4, refused: 0 }]);
@@ -190,7 +226,9 @@ describe('landgraph ingest hazards', () => {
       kinds: ['bushfire'],
       names: ['GREATER BENDIGO'],
     });
-    expect(result.coverageAreas).toEqual({ bushfire: 1 });
+    // Only bushfire gains an area (flood's are an earlier test's in this dataset).
+    expect(result.coverageAreas.bushfire).toBe(1);
+    expect(result.coverageAreas.contamination).toBeUndefined();
   });
 
   it('without --coverage, an LGA takes the boundary a planning ingest of the dataset holds for it', async () => {

@@ -201,6 +201,13 @@ type PendingOverlay = {
   note: Omit<FeatureNote, 'reason'>;
 };
 
+/** The ZONE_CODE of a feature whose row was refused, found as the layout finds it (any case). */
+function zoneCode(properties: Readonly<Record<string, unknown>>): string {
+  const column = Object.keys(properties).find((name) => name.toUpperCase() === 'ZONE_CODE');
+  const value = column === undefined ? undefined : properties[column];
+  return typeof value === 'string' ? value : '';
+}
+
 /** Overlays without an LGA still need an area to fall in; this name keeps them apart from any council's. */
 const UNNAMED_AREA = 'OVERLAYS WITHOUT AN LGA';
 
@@ -263,11 +270,11 @@ async function loadOverlays(
       row = plan.row(feature.properties, run.state);
     } catch (error) {
       if (!(error instanceof RefusedAttributes)) throw error;
-      const code = feature.properties[Object.keys(feature.properties).find((k) => /^zone_code$/i.test(k)) ?? ''];
-      const hazard = typeof code === 'string' ? hazardOfOverlay(code) : undefined;
-      // A blank attribute of an overlay that is no hazard is no concern of this ingest.
-      if (hazard) tally.refuse(hazard.kind, { ...note, reason: error.message });
-      else tally.skipped += 1;
+      // A blank attribute matters only on an overlay this run would have loaded.
+      const hazard = hazardOfOverlay(zoneCode(feature.properties));
+      if (hazard && (run.kind === undefined || hazard.kind === run.kind)) {
+        tally.refuse(hazard.kind, { ...note, reason: error.message });
+      } else tally.skipped += 1;
       continue;
     }
     if (row.layer === 'ugb') throw new Error('an overlay plan gave a UGB row');
