@@ -11,6 +11,7 @@ import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
+import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import { PLANNING_USAGE, runIngestPlanningCommand } from './ingest/planning-cli.ts';
 import { KEYS_USAGE, runKeysCommand } from './keys.ts';
 import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
@@ -29,6 +30,8 @@ const USAGE = `Usage: landgraph <command>
                             load a G-NAF release (resumable; --force reloads completed files)
   ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage FILE] [--dataset live] [--snapshot ID]
                             load a Vicmap Planning layer (GeoJSON or shapefile) in one transaction
+  ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE] [--dataset live] [--snapshot ID]
+                            load the hazard overlays of a Vicmap Planning overlay layer, or a contamination register CSV
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -78,6 +81,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest', `${INGEST_USAGE}\n`],
   ['ingest gnaf', `${INGEST_USAGE}\n`],
   ['ingest planning', PLANNING_USAGE],
+  ['ingest hazards', HAZARDS_USAGE],
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
@@ -198,6 +202,7 @@ export async function main(args: string[]): Promise<number> {
         break;
       case 'ingest':
         if (sub === 'planning') return await runIngestPlanningCommand(rest);
+        if (sub === 'hazards') return await runIngestHazardsCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

@@ -202,7 +202,14 @@ describe('--help', () => {
     const paths = await commandPaths();
     const names = paths.map((p) => p.join(' '));
     expect(names).toEqual(
-      expect.arrayContaining(['serve', 'sandbox seed', 'sandbox samples', 'ingest gnaf', 'ingest planning']),
+      expect.arrayContaining([
+        'serve',
+        'sandbox seed',
+        'sandbox samples',
+        'ingest gnaf',
+        'ingest planning',
+        'ingest hazards',
+      ]),
     );
     expect(names).toEqual(expect.arrayContaining(['mirror export-cadastre', 'keys create', 'migrate', 'compose']));
     for (const path of paths) {
@@ -227,7 +234,7 @@ describe('--help', () => {
   });
 
   it('says ingest writes the live dataset by default, read with a live key', async () => {
-    for (const sub of ['gnaf', 'planning']) {
+    for (const sub of ['gnaf', 'planning', 'hazards']) {
       const { stdout } = await runMain(['ingest', sub, '--help']);
       expect(stdout, sub).toMatch(/default: live/);
       expect(stdout, sub).toMatch(/live key/);

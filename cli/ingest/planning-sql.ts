@@ -12,7 +12,7 @@ export const VICMAP_PLANNING_LICENSE = 'CC BY 4.0';
 // A valid polygon is kept as it is; an invalid one is mended by ST_MakeValid, whose result can
 // hold stray lines and points (collapsed slivers) that a polygon column cannot: only its
 // polygons are kept. Nothing left means the feature had no area to begin with.
-const MENDED = `CASE WHEN (validity).valid THEN ST_Multi(raw)
+export const MENDED = `CASE WHEN (validity).valid THEN ST_Multi(raw)
     ELSE ST_Multi(ST_CollectionExtract(ST_MakeValid(raw), 3)) END`;
 
 /**

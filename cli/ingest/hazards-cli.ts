@@ -1,0 +1,136 @@
+/**
+ * `landgraph ingest hazards <file> --state VIC [--kind flood|bushfire|contamination]
+ * [--coverage <file>] [--dataset live] [--snapshot <id>]`: migrates the configured database and
+ * loads hazard overlays or a contamination register into it, progress on stderr and a summary
+ * on stdout. Exit codes as `ingest planning`: 2 for bad input, 1 for a load that failed.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../core/config.ts';
+import { type Database, openDatabase } from '../../core/db.ts';
+import { setLogLevel } from '../../core/logger.ts';
+import { migrate } from '../../core/migrate.ts';
+import {
+  type HazardsIngestOptions,
+  type HazardsIngestResult,
+  loadHazards,
+  type PreparedHazardsIngest,
+  prepareHazardsIngest,
+} from './hazards.ts';
+import { IngestError } from './gnaf-release.ts';
+import type { FeatureNote } from './planning-load.ts';
+import { seconds } from './progress.ts';
+
+export const HAZARDS_USAGE = `Usage: landgraph ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE]
+                               [--dataset live] [--snapshot ID]
+  <file>           a Vicmap Planning PLAN_OVERLAY layer as GeoJSON, or a shapefile's .shp with its .dbf and .prj
+                   beside it, in longitude/latitude: its hazard overlays are loaded (FO flood high, LSIO flood
+                   medium, SBO flood low, BMO bushfire high, EAO contamination medium) and the others skipped;
+                   or a contamination register .csv with a site name, latitude and longitude per row (and
+                   optionally a site id, address, suburb and status)
+  --state CODE     the state the data belongs to (VIC)
+  --kind KIND      load only this hazard's overlays (a register is contamination); coverage is written for
+                   this kind, else for each hazard the file holds
+  --coverage FILE  polygons of the area the data covers, e.g. the LGA boundary (default: for overlays each LGA's
+                   planning coverage in the dataset, else the box around its overlays; for a register the box
+                   around its sites)
+  --dataset NAME   the dataset to load into (default: live, which only live keys and keyless map calls read;
+                   test keys and the demo key read the sandbox, so query what you load with a live key)
+  --snapshot ID    names the load in its source; a date in it (YYYY-MM-DD) is the hazards' freshness
+                   (default: the file's name and date)`;
+
+/** Lines of refusals and repairs printed in full; the rest are counted. */
+const LISTED = 20;
+
+const n = (value: number) => value.toLocaleString('en-AU');
+
+function noteLines(title: string, notes: readonly FeatureNote[]): string[] {
+  const lines = notes
+    .slice(0, LISTED)
+    .map(
+      (note) =>
+        `  ${note.file} ${note.file.endsWith('.csv') ? 'line' : 'feature'} ${note.feature}${note.key ? ` (${note.key})` : ''}: ${note.reason}`,
+    );
+  if (notes.length > LISTED) lines.push(`  ... and ${n(notes.length - LISTED)} more`);
+  return lines.length > 0 ? [`${title}:`, ...lines] : [];
+}
+
+/** The summary: per hazard, rows read, loaded and refused; what was skipped; the coverage and every refusal. */
+export function formatHazardsSummary(result: HazardsIngestResult): string {
+  const lines = [
+    `Hazards ${result.source.file} (${result.source.format}) into dataset '${result.dataset}', ${result.state}, snapshot ${result.snapshot} (${result.snapshotDate}), in ${seconds(result.ms)}`,
+  ];
+  const cells = [
+    ['hazard', 'read', 'loaded', 'refused'],
+    ...result.kinds.map((c) => [c.kind, n(c.read), n(c.loaded), n(c.refused)]),
+  ];
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  for (const row of cells) {
+    lines.push(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  }
+  if (result.skipped > 0) lines.push(`skipped: ${n(result.skipped)} overlays that are not the hazards loaded`);
+  lines.push(
+    `coverage (${result.coverage.kinds.join(', ')}): ${result.coverage.names.join(', ')} (from ${result.coverage.from})`,
+  );
+  const areas = Object.entries(result.coverageAreas).map(([kind, count]) => `${kind} ${n(count)}`);
+  lines.push(`${result.state} hazard coverage areas: ${areas.join(', ')}`);
+  lines.push(...noteLines('refused', result.refused), ...noteLines('repaired', result.repaired));
+  return `${lines.join('\n')}\n`;
+}
+
+class UsageError extends Error {}
+
+function parseHazardsArgs(args: string[]): HazardsIngestOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        state: { type: 'string' },
+        kind: { type: 'string' },
+        coverage: { type: 'string' },
+        dataset: { type: 'string', default: 'live' },
+        snapshot: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (!file) throw new UsageError('name the hazards file to load');
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const { state, kind, coverage, dataset, snapshot } = parsed.values;
+  if (!state) throw new UsageError('name the state the data belongs to with --state (VIC)');
+  return { file, state, kind, coverage, dataset, snapshot };
+}
+
+/** `args` are those after `ingest hazards`. */
+export async function runIngestHazardsCommand(args: string[]): Promise<number> {
+  const fail = (code: number, message: string): number => {
+    process.stderr.write(`${message}\n`);
+    return code;
+  };
+  let run: PreparedHazardsIngest;
+  try {
+    // Bad input is told before the database opens, which takes seconds on the embedded one.
+    run = await prepareHazardsIngest(parseHazardsArgs(args));
+  } catch (error) {
+    if (error instanceof UsageError) return fail(2, `landgraph ingest hazards: ${error.message}\n${HAZARDS_USAGE}`);
+    if (error instanceof IngestError) return fail(2, `landgraph ingest hazards: ${error.message}`);
+    return fail(1, `landgraph ingest hazards failed: ${(error as Error).message}`);
+  }
+  setLogLevel('warn');
+  let db: Database | undefined;
+  try {
+    db = await openDatabase(loadConfig());
+    await migrate(db);
+    process.stdout.write(formatHazardsSummary(await loadHazards(db, run)));
+    return 0;
+  } catch (error) {
+    if (error instanceof IngestError) return fail(2, `landgraph ingest hazards: ${error.message}`);
+    return fail(1, `landgraph ingest hazards failed: ${(error as Error).message}`);
+  } finally {
+    await db?.close();
+  }
+}
