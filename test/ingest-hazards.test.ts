@@ -305,6 +305,15 @@ describe('landgraph ingest hazards', () => {
     );
   });
 
+  it('refuses a register whose quoting is broken or whose rows disagree with its header, naming the file', () => {
+    const unclosed = join(dir, 'unclosed.csv');
+    writeFileSync(unclosed, 'Site Name,Latitude,Longitude\n"Open quote,-36.7,144.3\n');
+    expect(() => readCsv(unclosed)).toThrow(/unclosed\.csv: .*quote/i);
+    const ragged = join(dir, 'ragged.csv');
+    writeFileSync(ragged, 'Site Name,Latitude,Longitude\nA,-36.7,144.3\nB,-36.7\n');
+    expect(() => readCsv(ragged)).toThrow(/ragged\.csv: line 3: .*record length/i);
+  });
+
   it('exits 2 with the reason, before opening the database, for the sandbox or a missing --state', async () => {
     let stderr = '';
     const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
