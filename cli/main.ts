@@ -11,6 +11,12 @@ import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
+import {
+  BUILDINGS_USAGE,
+  LAND_VALUES_USAGE,
+  runIngestBuildingsCommand,
+  runIngestLandValuesCommand,
+} from './ingest/land-cli.ts';
 import { PLANNING_USAGE, runIngestPlanningCommand } from './ingest/planning-cli.ts';
 import { KEYS_USAGE, runKeysCommand } from './keys.ts';
 import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
@@ -29,6 +35,10 @@ const USAGE = `Usage: landgraph <command>
                             load a G-NAF release (resumable; --force reloads completed files)
   ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage FILE] [--dataset live] [--snapshot ID]
                             load a Vicmap Planning layer (GeoJSON or shapefile) in one transaction
+  ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] [--dataset live] [--snapshot ID]
+                            load building footprints (GeoJSON, line-delimited GeoJSON or shapefile)
+  ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] [--dataset live] [--snapshot ID]
+                            load a NSW Valuer General bulk land value file onto the parcels it names
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -78,6 +88,8 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest', `${INGEST_USAGE}\n`],
   ['ingest gnaf', `${INGEST_USAGE}\n`],
   ['ingest planning', PLANNING_USAGE],
+  ['ingest buildings', BUILDINGS_USAGE],
+  ['ingest land-values', LAND_VALUES_USAGE],
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
@@ -198,6 +210,8 @@ export async function main(args: string[]): Promise<number> {
         break;
       case 'ingest':
         if (sub === 'planning') return await runIngestPlanningCommand(rest);
+        if (sub === 'buildings') return await runIngestBuildingsCommand(rest);
+        if (sub === 'land-values') return await runIngestLandValuesCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { open as openShapefile } from 'shapefile';
 import { IngestError } from './gnaf-release.ts';
+import { GEOJSONSEQ_EXTENSIONS, openGeoJsonSeq } from './geojsonseq.ts';
 import { checkLngLat, geoJsonCrs, prjCrs } from './planning-crs.ts';
 
 export interface SourceFeature {
@@ -22,7 +23,7 @@ export interface FeatureSource {
   readonly path: string;
   /** The file's name, for messages and the default snapshot id. */
   readonly name: string;
-  readonly format: 'GeoJSON' | 'shapefile';
+  readonly format: 'GeoJSON' | 'GeoJSONSeq' | 'shapefile';
   readonly crs: string;
   /** Attribute names of the first feature, in the file's order. */
   readonly fields: readonly string[];
@@ -41,8 +42,9 @@ export async function openFeatureSource(path: string): Promise<FeatureSource> {
   const extension = extname(path).toLowerCase();
   if (extension === '.geojson' || extension === '.json') return openGeoJson(path);
   if (extension === '.shp') return openShp(path);
+  if (GEOJSONSEQ_EXTENSIONS.includes(extension)) return openGeoJsonSeq(path);
   throw new IngestError(
-    `${basename(path)}: give a GeoJSON file (.geojson, .json) or a shapefile (.shp with its .dbf and .prj beside it)`,
+    `${basename(path)}: give a GeoJSON file (.geojson, .json), line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(', ')}) or a shapefile (.shp with its .dbf and .prj beside it)`,
   );
 }
 

@@ -82,7 +82,7 @@ function checkState(value: string): { state: StateCode; credit: { attribution: s
 }
 
 /** Datasets are names of ours; the sandbox is generated (landgraph sandbox seed), never ingested. */
-function checkDataset(dataset: string): string {
+export function checkDataset(dataset: string): string {
   if (!/^[a-z][a-z0-9_]*$/.test(dataset)) {
     throw new IngestError(`dataset must be a lower-case name (letters, digits, _), got "${dataset}"`);
   }
@@ -99,7 +99,7 @@ function checkLayer(value: string | undefined): PlanningLayer | undefined {
 }
 
 /** The snapshot id: given, or the file's name and the day it was written (so a rerun of one file keeps its id). */
-function snapshotId(given: string | undefined, file: string): string {
+export function snapshotId(given: string | undefined, file: string): string {
   if (given !== undefined) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._:-]*$/.test(given)) {
       throw new IngestError(`--snapshot "${given}": use letters, digits and . _ : - only`);
