@@ -250,6 +250,10 @@ describe('ingest buildings and land-values', () => {
     expect(
       await count(`SELECT count(*)::int AS n FROM land.land_value WHERE dataset = 'live' AND parcel_pfi LIKE 'LGT-%'`),
     ).toBe(2);
+    // a dataset without the NSW cadastre: nothing to hang the values on, and the message says so
+    await expect(ingestLandValues(db, { file: LV, state: 'NSW', dataset: SIDE, progress: quiet() })).rejects.toThrow(
+      /line 2: no parcel 1\/\/DP1234567 .*; load the NSW cadastre into 'land_test' first/,
+    );
     await expect(
       ingestLandValues(db, { file: LV, state: 'NSW', baseDate: '2024-13-01', progress: quiet() }),
     ).rejects.toThrow(/--base-date 2024-13-01 is not a date/);

@@ -265,9 +265,13 @@ export async function loadLandValues(db: Database, run: PreparedLandValuesIngest
     await flush();
     task.done(read, `${loaded.toLocaleString('en-AU')} loaded, ${unlinked.length} not linked to a parcel`);
     if (loaded === 0) {
-      const first = unlinked[0];
+      const first = [...unlinked].sort((a, b) => a.feature - b.feature)[0];
       const why = first ? ` (line ${first.feature}: ${first.reason})` : unvalued > 0 ? ' (no row has a valuation)' : '';
-      throw new IngestError(`no land value of ${input.name} could be tied to a parcel${why}`);
+      // Lots read but none found: the cadastre these values hang on is not there yet.
+      const hint = unlinked.some((u) => u.reason.startsWith('no parcel'))
+        ? `; load the ${state} cadastre into '${dataset}' first`
+        : '';
+      throw new IngestError(`no land value of ${input.name} could be tied to a parcel${why}${hint}`);
     }
     const districts: string[] = [];
     for (const [district, hull] of hulls) {
