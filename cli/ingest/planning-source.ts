@@ -2,7 +2,7 @@
  * Features of a planning file, GeoJSON or shapefile, one at a time with their attributes as
  * published. A shapefile streams record by record, so a statewide Vicmap layer never sits in
  * memory whole; GeoJSON has no streaming parser here and is read at once, which holds up to
- * a few hundred megabytes (a larger export loads as a shapefile).
+ * a few hundred megabytes (a larger export loads as line-delimited GeoJSON or a shapefile).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -54,7 +54,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 async function openGeoJson(path: string): Promise<FeatureSource> {
   const name = basename(path);
   if (statSync(path).size > MAX_GEOJSON_BYTES) {
-    throw new IngestError(`${name} is over 500 MB: convert it to a shapefile, which is read record by record`);
+    throw new IngestError(
+      `${name} is over 500 MB: convert it to line-delimited GeoJSON (ogr2ogr -f GeoJSONSeq out.geojsonl ${name}) or a shapefile, which are read as streams`,
+    );
   }
   let document: unknown;
   try {
