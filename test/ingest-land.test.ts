@@ -28,6 +28,7 @@ const SAMPLE_LINES = readFileSync(BALLARAT, 'utf8').trim().split('\n');
 const CAMPUS = '143.889,-37.629,143.896,-37.624';
 /** A dataset nobody serves, for runs that need not be read through the routes. */
 const SIDE = 'land_test';
+const GDAL = 'land_test_gdal';
 const SNAPSHOT = 'osm-ballarat-2026-05-09';
 
 /** Two NSW test parcels (lots 1 and 2 of DP1234567) side by side in Parramatta, live. */
@@ -50,10 +51,10 @@ describe('ingest buildings and land-values', () => {
 
   async function cleanUp() {
     await db.exec(`
-      DELETE FROM land.building_footprint WHERE dataset IN ('live', '${SIDE}') AND state = 'VIC';
+      DELETE FROM land.building_footprint WHERE dataset IN ('live', '${SIDE}', '${GDAL}') AND state = 'VIC';
       DELETE FROM land.land_value WHERE dataset = 'live' AND state = 'NSW' AND parcel_pfi LIKE 'LGT-%';
-      DELETE FROM land.coverage WHERE dataset IN ('live', '${SIDE}') AND layer IN ('buildings', 'land-values');
-      DELETE FROM public.dataset_source WHERE dataset IN ('live', '${SIDE}') AND layer IN ('buildings', 'buildings-state', 'land-values');
+      DELETE FROM land.coverage WHERE dataset IN ('live', '${SIDE}', '${GDAL}') AND layer IN ('buildings', 'land-values');
+      DELETE FROM public.dataset_source WHERE dataset IN ('live', '${SIDE}', '${GDAL}') AND layer IN ('buildings', 'buildings-state', 'land-values');
       DELETE FROM cadastre.parcel WHERE dataset = 'live' AND parcel_pfi LIKE 'LGT-%';
       DELETE FROM cadastre.coverage WHERE dataset = 'live' AND name = 'LGT PARRAMATTA';
       DELETE FROM public.dataset_source WHERE dataset = 'live' AND layer = 'cadastre' AND state = 'NSW' AND snapshot_id = 'lgt-test';`);
@@ -167,6 +168,20 @@ describe('ingest buildings and land-values', () => {
       { id: 'way/130330646', height_m: 11.5, storeys: 3 },
       { id: 'way/130330647', height_m: null, storeys: null },
     ]);
+  });
+
+  it('credits OpenStreetMap for an extract converted by GDAL (osm_id), Microsoft for outlines without ids', async () => {
+    const [line] = SAMPLE_LINES.map((l) => JSON.parse(l) as { properties: Record<string, unknown>; id?: string });
+    const gdal = join(dir, 'gdal.geojsonl');
+    writeFileSync(gdal, JSON.stringify({ ...line, id: undefined, properties: { osm_id: 130330646, building: 'yes' } }));
+    const osm = await ingestBuildings(db, { file: gdal, state: 'VIC', dataset: GDAL, progress: quiet() });
+    expect(osm.credit.attribution).toMatch(/OpenStreetMap contributors/);
+    const bare = join(dir, 'microsoft.geojsonl');
+    writeFileSync(bare, JSON.stringify({ ...line, id: undefined, properties: { height: -1, confidence: -1 } }));
+    const ms = await ingestBuildings(db, { file: bare, state: 'VIC', dataset: SIDE, progress: quiet() });
+    expect(ms.credit.attribution).toContain('Microsoft');
+    // the side dataset already held OpenStreetMap's outlines: both credits now stand
+    expect(ms.credit.attribution).toMatch(/OpenStreetMap.* \| .*Microsoft/);
   });
 
   it('refuses the sandbox dataset, and a malformed line naming its number, writing nothing', async () => {

@@ -194,6 +194,10 @@ function rowOf(feature: SourceFeature, state: StateCode, source: BuildingSource,
   };
 }
 
+/** GDAL's OSM driver and Geofabrik's extracts name OSM's ids osm_id and osm_way_id. */
+const hasOsmKey = (feature: SourceFeature): boolean =>
+  Object.keys(feature.properties).some((k) => /^osm_(way_)?id$/i.test(k));
+
 /** The first corner of the outline, to tell which state a footprint stands in. */
 function firstCorner(geojson: string): [number, number] {
   const { coordinates } = JSON.parse(geojson) as { coordinates: number[][][][] };
@@ -271,7 +275,7 @@ export async function loadBuildings(db: Database, run: PreparedBuildingsIngest):
           continue;
         }
         const row = rowOf(feature, state, source, clean.geojson);
-        if (OSM_ID.test(row.id)) sawOsmIds = true;
+        if (OSM_ID.test(row.id) || hasOsmKey(feature)) sawOsmIds = true;
         batch.push({ feature, row, geojson: clean.geojson, repairs: clean.repairs });
       } catch (error) {
         if (!(error instanceof RefusedGeometry)) throw error;
