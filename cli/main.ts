@@ -12,6 +12,12 @@ import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
+import {
+  BUILDINGS_USAGE,
+  LAND_VALUES_USAGE,
+  runIngestBuildingsCommand,
+  runIngestLandValuesCommand,
+} from './ingest/land-cli.ts';
 import { PLANNING_USAGE, runIngestPlanningCommand } from './ingest/planning-cli.ts';
 import { KEYS_USAGE, runKeysCommand } from './keys.ts';
 import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
@@ -32,6 +38,10 @@ const USAGE = `Usage: landgraph <command>
                             load a Vicmap Planning layer (GeoJSON or shapefile) in one transaction
   ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE] [--dataset live] [--snapshot ID]
                             load the hazard overlays of a Vicmap Planning overlay layer, or a contamination register CSV
+  ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] [--dataset live] [--snapshot ID]
+                            load building footprints (GeoJSON, line-delimited GeoJSON or shapefile)
+  ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] [--dataset live] [--snapshot ID]
+                            load a NSW Valuer General bulk land value file onto the parcels it names
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -82,6 +92,8 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest gnaf', `${INGEST_USAGE}\n`],
   ['ingest planning', PLANNING_USAGE],
   ['ingest hazards', HAZARDS_USAGE],
+  ['ingest buildings', BUILDINGS_USAGE],
+  ['ingest land-values', LAND_VALUES_USAGE],
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
@@ -203,6 +215,8 @@ export async function main(args: string[]): Promise<number> {
       case 'ingest':
         if (sub === 'planning') return await runIngestPlanningCommand(rest);
         if (sub === 'hazards') return await runIngestHazardsCommand(rest);
+        if (sub === 'buildings') return await runIngestBuildingsCommand(rest);
+        if (sub === 'land-values') return await runIngestLandValuesCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

@@ -20,7 +20,10 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
   --release NAME  names the release for resuming and credits (default: the release folder's name)
   --force         reload files an earlier run of this release completed
        landgraph ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage FILE] (see its --help)
-       landgraph ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE] (see its --help)`;
+       landgraph ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE] (see its --help)
+
+       landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] (see its --help)
+       landgraph ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] (see its --help)`;
 
 const n = (value: number) => value.toLocaleString('en-AU');
 
@@ -90,7 +93,9 @@ function parseIngestArgs(args: string[]) {
   }
   const [source, folder, ...extra] = parsed.positionals;
   if (source !== 'gnaf')
-    throw new UsageError(source ? `unknown source "${source}"` : 'name a source: gnaf, planning or hazards');
+    throw new UsageError(
+      source ? `unknown source "${source}"` : 'name a source: gnaf, planning, hazards, buildings or land-values',
+    );
   if (!folder) throw new UsageError('name the folder holding the G-NAF release');
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const { states, dataset, release, force } = parsed.values;

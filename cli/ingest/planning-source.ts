@@ -2,13 +2,14 @@
  * Features of a planning file, GeoJSON or shapefile, one at a time with their attributes as
  * published. A shapefile streams record by record, so a statewide Vicmap layer never sits in
  * memory whole; GeoJSON has no streaming parser here and is read at once, which holds up to
- * a few hundred megabytes (a larger export loads as a shapefile).
+ * a few hundred megabytes (a larger export loads as line-delimited GeoJSON or a shapefile).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { open as openShapefile } from 'shapefile';
 import { IngestError } from './gnaf-release.ts';
+import { GEOJSONSEQ_EXTENSIONS, openGeoJsonSeq } from './geojsonseq.ts';
 import { checkLngLat, geoJsonCrs, prjCrs } from './planning-crs.ts';
 
 export interface SourceFeature {
@@ -22,7 +23,7 @@ export interface FeatureSource {
   readonly path: string;
   /** The file's name, for messages and the default snapshot id. */
   readonly name: string;
-  readonly format: 'GeoJSON' | 'shapefile';
+  readonly format: 'GeoJSON' | 'GeoJSONSeq' | 'shapefile';
   readonly crs: string;
   /** Attribute names of the first feature, in the file's order. */
   readonly fields: readonly string[];
@@ -41,8 +42,9 @@ export async function openFeatureSource(path: string): Promise<FeatureSource> {
   const extension = extname(path).toLowerCase();
   if (extension === '.geojson' || extension === '.json') return openGeoJson(path);
   if (extension === '.shp') return openShp(path);
+  if (GEOJSONSEQ_EXTENSIONS.includes(extension)) return openGeoJsonSeq(path);
   throw new IngestError(
-    `${basename(path)}: give a GeoJSON file (.geojson, .json) or a shapefile (.shp with its .dbf and .prj beside it)`,
+    `${basename(path)}: give a GeoJSON file (.geojson, .json), line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(', ')}) or a shapefile (.shp with its .dbf and .prj beside it)`,
   );
 }
 
@@ -52,7 +54,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 async function openGeoJson(path: string): Promise<FeatureSource> {
   const name = basename(path);
   if (statSync(path).size > MAX_GEOJSON_BYTES) {
-    throw new IngestError(`${name} is over 500 MB: convert it to a shapefile, which is read record by record`);
+    throw new IngestError(
+      `${name} is over 500 MB: convert it to line-delimited GeoJSON (ogr2ogr -f GeoJSONSeq out.geojsonl ${name}) or a shapefile, which are read as streams`,
+    );
   }
   let document: unknown;
   try {

@@ -32,7 +32,7 @@ const BOM = '\uFEFF';
  * The lines of a stream, LF or CRLF ended. Iterating the stream itself keeps its backpressure:
  * nothing is read ahead of the consumer but the current chunk.
  */
-async function* linesOf(stream: AsyncIterable<string>): AsyncGenerator<string> {
+export async function* linesOf(stream: AsyncIterable<string>): AsyncGenerator<string> {
   let rest = '';
   for await (const chunk of stream) {
     const text = rest + chunk;

@@ -1,0 +1,184 @@
+/**
+ * `landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] [--dataset live]
+ * [--snapshot ID]` and `landgraph ingest land-values <file> --state NSW [--base-date YYYY-MM-DD]
+ * [--dataset live] [--snapshot ID]`: migrate the configured database and load the file, progress
+ * on stderr and a summary on stdout. Exit codes as `ingest planning`: 2 for bad input, 1 for a
+ * load that failed.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../core/config.ts';
+import { type Database, openDatabase } from '../../core/db.ts';
+import { setLogLevel } from '../../core/logger.ts';
+import { migrate } from '../../core/migrate.ts';
+import { type BuildingsIngestResult, loadBuildings, prepareBuildingsIngest } from './buildings.ts';
+import { GEOJSONSEQ_EXTENSIONS } from './geojsonseq.ts';
+import { IngestError } from './gnaf-release.ts';
+import { type LandValuesIngestResult, loadLandValues, prepareLandValuesIngest } from './land-values.ts';
+import type { FeatureNote } from './planning-load.ts';
+import { seconds } from './progress.ts';
+
+export const BUILDINGS_USAGE = `Usage: landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] [--dataset live]
+                                 [--snapshot ID]
+  <file>           building footprints as GeoJSON, line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(' ')}; one
+                   Feature a line, read as a stream, e.g. Microsoft's Australia building footprints) or a
+                   shapefile's .shp; in longitude/latitude. Only footprints inside --state are loaded.
+                   Heights and storeys are kept where the source tags them (height, building:levels).
+  --state CODE     the state to load (VIC, NSW or QLD)
+  --source NAME    osm: OpenStreetMap or Microsoft outlines, credited ODbL (default); state: the state's
+                   building layer, credited CC BY 4.0
+  --dataset NAME   the dataset to load into (default: live, which only live keys read; the sandbox is refused)
+  --snapshot ID    names the load in its credit; its date is the layer's freshness (default: the file's
+                   name and date)
+`;
+
+export const LAND_VALUES_USAGE = `Usage: landgraph ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] [--dataset live]
+                                   [--snapshot ID]
+  <file>             a NSW Valuer General bulk land value file (comma or pipe separated, with its header:
+                     DISTRICT CODE, PROPERTY ID, PROPERTY DESCRIPTION, BASE DATE 1..5, LAND VALUE 1..5, ...)
+                     Each value goes to the parcel its PROPERTY DESCRIPTION (lot/plan, e.g. 1/DP123456)
+                     names in the NSW cadastre already loaded; properties of several or part lots are listed
+                     and left out.
+  --state CODE       NSW (the only valuer-general layout read so far)
+  --base-date DATE   load the valuation at this base date (default: each property's newest)
+  --dataset NAME     the dataset to load into (default: live, which only live keys read; the sandbox is refused)
+  --snapshot ID      names the load in its credit; its date is the layer's freshness (default: the file's
+                     name and date)
+`;
+
+const LISTED = 20;
+const n = (value: number) => value.toLocaleString('en-AU');
+
+function noteLines(title: string, unit: string, notes: readonly FeatureNote[]): string[] {
+  const lines = notes
+    .slice(0, LISTED)
+    .map((note) => `  ${note.file} ${unit} ${note.feature}${note.key ? ` (${note.key})` : ''}: ${note.reason}`);
+  if (notes.length > LISTED) lines.push(`  ... and ${n(notes.length - LISTED)} more`);
+  return lines.length > 0 ? [`${title}:`, ...lines] : [];
+}
+
+export function formatBuildingsSummary(r: BuildingsIngestResult): string {
+  const unit = r.file.format === 'GeoJSONSeq' ? 'line' : 'feature';
+  return `${[
+    `Building footprints ${r.file.name} (${r.file.format}, ${r.file.crs}) into dataset '${r.dataset}', ${r.state}, source ${r.source}, snapshot ${r.snapshot} (${r.snapshotDate}), in ${seconds(r.ms)}`,
+    `read ${n(r.read)}, loaded ${n(r.loaded)}, repaired ${n(r.repaired.length)}, refused ${n(r.refused.length)}, in other states ${n(r.elsewhere)}`,
+    `coverage: ${r.coverage} (the area the loaded footprints span)`,
+    `credit: ${r.credit.attribution} (${r.credit.license})`,
+    ...noteLines('refused', unit, r.refused),
+    ...noteLines('repaired', unit, r.repaired),
+  ].join('\n')}\n`;
+}
+
+export function formatLandValuesSummary(r: LandValuesIngestResult): string {
+  return `${[
+    `Land values ${r.file.name} (delimiter "${r.file.delimiter}") into dataset '${r.dataset}', ${r.state}, snapshot ${r.snapshot} (${r.snapshotDate}), in ${seconds(r.ms)}`,
+    `read ${n(r.read)}, loaded ${n(r.loaded)}, not linked to a parcel ${n(r.unlinked.length)}, without a valuation ${n(r.unvalued)}`,
+    `coverage: ${r.districts.join(', ')}`,
+    ...noteLines('not linked', 'line', r.unlinked),
+  ].join('\n')}\n`;
+}
+
+class UsageError extends Error {}
+
+type Spec = Record<string, { type: 'string'; default?: string }>;
+
+function parse(args: string[], options: Spec, what: string) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (!file) throw new UsageError(`name the ${what} file to load`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const values = parsed.values as Record<string, string | undefined>;
+  if (!values.state) throw new UsageError('name the state with --state');
+  return { file, values: values as Record<string, string | undefined> & { state: string } };
+}
+
+/** Runs one land ingest: options checked and the file opened before the database is. */
+async function runLand<P, R>(
+  command: string,
+  usage: string,
+  prepare: () => Promise<P>,
+  load: (db: Database, run: P) => Promise<R>,
+  format: (result: R) => string,
+): Promise<number> {
+  const fail = (code: number, message: string): number => {
+    process.stderr.write(`${message}\n`);
+    return code;
+  };
+  let run: P;
+  try {
+    run = await prepare();
+  } catch (error) {
+    if (error instanceof UsageError) return fail(2, `landgraph ingest ${command}: ${error.message}\n${usage}`);
+    if (error instanceof IngestError) return fail(2, `landgraph ingest ${command}: ${error.message}`);
+    return fail(1, `landgraph ingest ${command} failed: ${(error as Error).message}`);
+  }
+  setLogLevel('warn');
+  let db: Database | undefined;
+  try {
+    db = await openDatabase(loadConfig());
+    await migrate(db);
+    process.stdout.write(format(await load(db, run)));
+    return 0;
+  } catch (error) {
+    if (error instanceof IngestError) return fail(2, `landgraph ingest ${command}: ${error.message}`);
+    return fail(1, `landgraph ingest ${command} failed: ${(error as Error).message}`);
+  } finally {
+    await db?.close();
+  }
+}
+
+/** `args` are those after `ingest buildings`. */
+export function runIngestBuildingsCommand(args: string[]): Promise<number> {
+  return runLand(
+    'buildings',
+    BUILDINGS_USAGE,
+    async () => {
+      const { file, values } = parse(
+        args,
+        {
+          state: { type: 'string' },
+          source: { type: 'string' },
+          dataset: { type: 'string' },
+          snapshot: { type: 'string' },
+        },
+        'building footprint',
+      );
+      return prepareBuildingsIngest({ file, ...values });
+    },
+    loadBuildings,
+    formatBuildingsSummary,
+  );
+}
+
+/** `args` are those after `ingest land-values`. */
+export function runIngestLandValuesCommand(args: string[]): Promise<number> {
+  return runLand(
+    'land-values',
+    LAND_VALUES_USAGE,
+    async () => {
+      const { file, values } = parse(
+        args,
+        {
+          state: { type: 'string' },
+          'base-date': { type: 'string' },
+          dataset: { type: 'string' },
+          snapshot: { type: 'string' },
+        },
+        'land value',
+      );
+      return prepareLandValuesIngest({
+        file,
+        state: values.state,
+        baseDate: values['base-date'],
+        dataset: values.dataset,
+        snapshot: values.snapshot,
+      });
+    },
+    loadLandValues,
+    formatLandValuesSummary,
+  );
+}
