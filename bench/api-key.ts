@@ -1,7 +1,6 @@
 /**
- * The facade asks for an API key: the benchmark uses a test key (sandbox data) with the
- * scopes of the routes it measures (cadastre.read; locality.read for address autocomplete;
- * planning.provisions.read and envelope.by-address.read for the planning phase) and
+ * The facade asks for an API key: the benchmark uses a test key (sandbox data) holding every
+ * scope (the layers phase measures the whole property graph, which shows a key only its own) and
  * a rate limit no benchmark reaches, made once per database through the
  * project's own `landgraph keys create` and kept in .landgraph-bench/ for the next run. Both
  * servers get the same headers, so both read the same request bytes; the bare server ignores them.
@@ -10,10 +9,12 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { ALL_SCOPES } from '../core/scopes.ts';
 
 const BENCH_RATE_LIMIT_PER_MINUTE = 100_000_000;
 const CREATE_TIMEOUT_MS = 60_000;
-const BENCH_SCOPES = ['cadastre.read', 'locality.read', 'planning.provisions.read', 'envelope.by-address.read'];
+// every scope: the layers phase asks for the whole property graph, which a key sees only as far as its scopes
+const BENCH_SCOPES = ALL_SCOPES;
 
 export type Headers = Record<string, string>;
 

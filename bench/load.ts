@@ -10,6 +10,8 @@ import { cpuSince, cpuSnapshot, waitForQuiet } from './cpu.ts';
 export type LoadOptions = { connections: number; durationS: number; warmupS: number; quietWaitS: number };
 /** The server under test: its URL, its process (for CPU time) and the database its PostgreSQL backends serve. */
 export type Target = { url: string; pid: number; database: string; headers: Record<string, string> };
+/** A GET of a path, or a POST of a JSON body (GraphQL) to a path. */
+export type BenchRequest = string | { path: string; body: string };
 
 export type Measurement = {
   requests: number;
@@ -43,10 +45,18 @@ export async function stopLoad(): Promise<void> {
 function fire(
   url: string,
   headers: Record<string, string>,
-  paths: readonly string[],
+  paths: readonly BenchRequest[],
   connections: number,
   durationS: number,
 ) {
+  // a request's own headers replace the instance's, so a POST repeats the key beside its content type
+  const post = { ...headers, 'content-type': 'application/json' };
+  const setup = (request: autocannon.Request): autocannon.Request => {
+    const chosen = paths[next++ % paths.length] ?? '/';
+    return typeof chosen === 'string'
+      ? { ...request, path: chosen }
+      : { ...request, path: chosen.path, method: 'POST', body: chosen.body, headers: post };
+  };
   let next = 0;
   const latencies: number[] = [];
   let instance: autocannon.Instance | undefined;
@@ -57,7 +67,7 @@ function fire(
         headers,
         connections,
         duration: durationS,
-        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
+        requests: [{ method: 'GET', setupRequest: setup }],
       },
       (error: unknown, result) =>
         error
@@ -81,12 +91,16 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Load without measuring: brings a freshly started server's JIT, caches and pool to a steady state. */
-export async function warmUp(target: Target, paths: readonly string[], connections: number, seconds: number) {
+export async function warmUp(target: Target, paths: readonly BenchRequest[], connections: number, seconds: number) {
   if (seconds > 0) await fire(target.url, target.headers, paths, connections, seconds).done;
 }
 
 /** Waits for a quiet machine, warms the target up, then measures it. */
-export async function measure(target: Target, paths: readonly string[], options: LoadOptions): Promise<Measurement> {
+export async function measure(
+  target: Target,
+  paths: readonly BenchRequest[],
+  options: LoadOptions,
+): Promise<Measurement> {
   const background = await waitForQuiet(options.quietWaitS);
   await warmUp(target, paths, options.connections, options.warmupS);
   const before = cpuSnapshot(target.pid, target.database);

@@ -3,7 +3,8 @@
  * server running the same SQL on the same PostgreSQL, same points, same load, same run; then
  * GET /api/cadastre/by-address and GET /api/address/autocomplete through the facade alone; then
  * GET /v1/planning-provisions and GET /v1/envelope-by-address through the facade alone
- * (`--only start|lookup|address|planning` runs one phase). First of all, the start phase times the
+ * and the layer routes of issue #11 with the whole property graph through REST and /graphql
+ * (`--only start|lookup|address|planning|layers` runs one phase). First of all, the start phase times the
  * embedded default's cold and warm starts and reads its memory after a mix of requests. Bounded: loopback only, every phase has a
  * fixed duration, children are stopped on any exit.
  */
@@ -40,6 +41,12 @@ import type { PlanningQueries } from './planning-queries.ts';
 import { planningQueries } from './planning-queries.ts';
 import type { PlanningRunFacts } from './planning-report.ts';
 import { planningSection, planningTable, planningVerdict, writePlanningDocs } from './planning-report.ts';
+import type { LayerChecks, LayerResult } from './layers-phase.ts';
+import { checkLayerRoutes, describeLayerChecks, measureLayerRoutes } from './layers-phase.ts';
+import type { LayerQueries } from './layers-queries.ts';
+import { layerQueries } from './layers-queries.ts';
+import type { LayerRunFacts } from './layers-report.ts';
+import { layersSection, layersTable, layersVerdict, writeLayersDocs } from './layers-report.ts';
 import type { Child } from './processes.ts';
 import { freePort, startChild, stopAllChildren, stopChildrenOnExit, waitUntilAnswering } from './processes.ts';
 import { measureStart, startDocs, startSection, startVerdict } from './start-phase.ts';
@@ -55,7 +62,7 @@ const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
 /** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
 const ADDRESS_CHECK_SAMPLE = 500;
-const PHASES = ['start', 'lookup', 'address', 'planning'] as const;
+const PHASES = ['start', 'lookup', 'address', 'planning', 'layers'] as const;
 type Phase = (typeof PHASES)[number];
 
 function options() {
@@ -75,6 +82,8 @@ function options() {
       'address-connections': { type: 'string', default: '1,8' },
       'planning-lots': { type: 'string', default: '1500' },
       'planning-connections': { type: 'string', default: '1,8' },
+      'layers-parcels': { type: 'string', default: '1000' },
+      'layers-connections': { type: 'string', default: '1,16' },
       'start-entry': { type: 'string', default: 'dist' },
       'start-requests': { type: 'string', default: '1000' },
       'warm-starts': { type: 'string', default: '3' },
@@ -91,7 +100,7 @@ function options() {
   const only = values.only;
   if (only !== undefined && !PHASES.includes(only as Phase)) throw new Error(`--only must be ${PHASES.join(' or ')}`);
   const phases = new Set<Phase>(only === undefined ? PHASES : [only as Phase]);
-  const counts = (name: 'address-connections' | 'planning-connections') =>
+  const counts = (name: 'address-connections' | 'planning-connections' | 'layers-connections') =>
     values[name].split(',').map((n) => int(name, n.trim(), 1, 256));
   const startEntry: 'dist' | 'sources' = values['start-entry'] === 'sources' ? 'sources' : 'dist';
   if (values['start-entry'] !== startEntry) throw new Error('--start-entry must be dist or sources');
@@ -105,6 +114,8 @@ function options() {
     addressConnections: counts('address-connections'),
     planningLots: int('planning-lots', values['planning-lots'], 3, 100_000),
     planningConnections: counts('planning-connections'),
+    layersParcels: int('layers-parcels', values['layers-parcels'], 1, 100_000),
+    layersConnections: counts('layers-connections'),
     load: {
       durationS: int('duration', values.duration, 1, 300),
       warmupS: int('warmup', values.warmup, 0, 60),
@@ -379,6 +390,35 @@ async function planningPhase(
   return { results, checks };
 }
 
+/** The layer routes and the whole property graph: every request tallied, then measured at each connection count. */
+async function layersPhase(
+  ctx: Context,
+  queries: LayerQueries,
+  parcels: number,
+): Promise<{ results: LayerResult[]; checks: LayerChecks; loadAvg: string }> {
+  const facade = targetOf(ctx, 'facade');
+  process.stdout.write(`checking the layer routes: ${queries.points.length} parcels, each asked of every route\n`);
+  const checks = await checkLayerRoutes(facade.url, ctx.headers, queries);
+  for (const line of describeLayerChecks(checks)) process.stdout.write(`  ${line}\n`);
+  const loadAvg = loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ');
+  const results = await measureLayerRoutes(
+    facade,
+    queries,
+    {
+      load: ctx.opts.load,
+      connections: ctx.opts.layersConnections,
+      rounds: ctx.opts.rounds,
+      initialWarmupS: ctx.opts.initialWarmupS,
+    },
+    (route, connections, m) => process.stdout.write(line(`${route}@${connections}`, m)),
+    ctx.facadeWindows,
+  );
+  process.stdout.write(`\n${layersTable(results)}\n\n${layersVerdict(results, parcels)}\n`);
+  return { results, checks, loadAvg };
+}
+
 /** The embedded default's start times and memory (bench/start-phase.ts), written to the docs. */
 async function startPhase(opts: Options, code: string): Promise<void> {
   const flags = opts.startNodeArgs;
@@ -424,12 +464,15 @@ async function main(): Promise<void> {
   const lookup = opts.phases.has('lookup');
   const address = opts.phases.has('address');
   const planning = opts.phases.has('planning');
-  const [points, addresses, lots, db] = await Promise.all([
+  const layers = opts.phases.has('layers');
+  const [points, addresses, lots, db, layerPoints] = await Promise.all([
     lookup ? benchPoints(databaseUrl, opts.points, seed) : [],
     address ? benchAddresses(databaseUrl, opts.addressQueries, seed) : [],
     planning ? planningQueries(databaseUrl, opts.planningLots, seed) : undefined,
     databaseFacts(databaseUrl),
+    layers ? benchPoints(databaseUrl, opts.layersParcels, seed) : [],
   ]);
+  const layerRequests = layers ? layerQueries(layerPoints) : undefined;
   process.stdout.write(
     `${db.parcels.toLocaleString('en-AU')} sandbox parcels, ${db.addresses.toLocaleString('en-AU')} sandbox addresses\n`,
   );
@@ -444,6 +487,12 @@ async function main(): Promise<void> {
     ...(lookup ? [plan[0]?.paths[0] ?? '/api/cadastre/lookup'] : []),
     ...(address ? [sets.gnafSample[0]?.path, sets.prefixes[0]?.path].filter((p): p is string => Boolean(p)) : []),
     ...(lots ? Object.values(lots.routes).flatMap((queries) => queries.slice(0, 1).map((q) => q.path)) : []),
+    // the GET routes only: a probe is a GET, and /graphql answers a GET without a query 400
+    ...(layerRequests
+      ? Object.values(layerRequests.routes).flatMap((requests) =>
+          requests.slice(0, 1).filter((r): r is string => typeof r === 'string'),
+        )
+      : []),
   ].map((path) => `${servers.facade.url}${path}`);
   const headers = await benchHeaders(ROOT, probes, databaseUrl);
   const ctx: Context = {
@@ -456,6 +505,7 @@ async function main(): Promise<void> {
   const lookupRun = lookup ? await lookupPhase(ctx, plan) : undefined;
   const addressRun = address ? await addressPhase(ctx, sets) : undefined;
   const planningRun = lots ? await planningPhase(ctx, lots, db.parcels) : undefined;
+  const layersRun = layerRequests ? await layersPhase(ctx, layerRequests, db.parcels) : undefined;
   await stopAllChildren();
 
   const machine = machineFacts();
@@ -508,6 +558,21 @@ async function main(): Promise<void> {
         : 'The facade answered without an API key.',
     ];
     writePlanningDocs(DOCS, facts.parcels, planningSection(facts, planningRun.results, planningRun.checks, notes));
+  }
+  if (layersRun && layerRequests) {
+    const facts: LayerRunFacts = {
+      ...common,
+      parcelsAsked: layerRequests.points.length,
+      connections: opts.layersConnections,
+      loadAvg: layersRun.loadAvg,
+    };
+    const notes = [
+      headers.authorization
+        ? 'The facade authenticated a test key holding every scope on every request (auth, rate limit and metering included, on /graphql too).'
+        : 'The facade answered without an API key.',
+      'Not measured here: the 1,000,000-parcel run (`--parcels 1000000`) and the comparison with @graphql-hive/gateway as the gateway.',
+    ];
+    writeLayersDocs(DOCS, facts.parcels, layersSection(facts, layersRun.results, layersRun.checks, notes));
   }
   process.stdout.write(`\nwrote ${DOCS}\n`);
 }

@@ -125,7 +125,7 @@ type PropertyResult = {
 type PropertyLayer = (typeof PROPERTY_LAYERS)[number];
 
 /** One operation per entry point, selecting exactly the layers the caller's key may read. */
-function propertyOperation(entry: 'point' | 'parcel' | 'gnaf', layers: readonly PropertyLayer[]): string {
+export function propertyOperation(entry: 'point' | 'parcel' | 'gnaf', layers: readonly PropertyLayer[]): string {
   const selection = `${IDENTITY_FIELDS} ${layers.map((l) => l.selection).join(' ')}`;
   switch (entry) {
     case 'point':
