@@ -5,20 +5,10 @@
  * on stdout. Exit codes as `ingest planning`: 2 for bad input, 1 for a load that failed.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../core/config.ts';
-import { type Database, openDatabase } from '../../core/db.ts';
-import { setLogLevel } from '../../core/logger.ts';
-import { migrate } from '../../core/migrate.ts';
-import {
-  type HazardsIngestOptions,
-  type HazardsIngestResult,
-  loadHazards,
-  type PreparedHazardsIngest,
-  prepareHazardsIngest,
-} from './hazards.ts';
-import { IngestError } from './gnaf-release.ts';
+import { type HazardsIngestOptions, type HazardsIngestResult, loadHazards, prepareHazardsIngest } from './hazards.ts';
 import type { FeatureNote } from './planning-load.ts';
 import { seconds } from './progress.ts';
+import { UsageError, formatTable, runIngest } from './run.ts';
 
 export const HAZARDS_USAGE = `Usage: landgraph ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE]
                                [--dataset live] [--snapshot ID]
@@ -63,10 +53,7 @@ export function formatHazardsSummary(result: HazardsIngestResult): string {
     ['hazard', 'read', 'loaded', 'refused'],
     ...result.kinds.map((c) => [c.kind, n(c.read), n(c.loaded), n(c.refused)]),
   ];
-  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  for (const row of cells) {
-    lines.push(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
-  }
+  lines.push(...formatTable(cells));
   if (result.skipped > 0) lines.push(`skipped: ${n(result.skipped)} overlays that are not the hazards loaded`);
   lines.push(
     `coverage (${result.coverage.kinds.join(', ')}): ${result.coverage.names.join(', ')} (from ${result.coverage.from})`,
@@ -76,8 +63,6 @@ export function formatHazardsSummary(result: HazardsIngestResult): string {
   lines.push(...noteLines('refused', result.refused), ...noteLines('repaired', result.repaired));
   return `${lines.join('\n')}\n`;
 }
-
-class UsageError extends Error {}
 
 function parseHazardsArgs(args: string[]): HazardsIngestOptions {
   let parsed;
@@ -106,31 +91,12 @@ function parseHazardsArgs(args: string[]): HazardsIngestOptions {
 }
 
 /** `args` are those after `ingest hazards`. */
-export async function runIngestHazardsCommand(args: string[]): Promise<number> {
-  const fail = (code: number, message: string): number => {
-    process.stderr.write(`${message}\n`);
-    return code;
-  };
-  let run: PreparedHazardsIngest;
-  try {
-    // Bad input is told before the database opens, which takes seconds on the embedded one.
-    run = await prepareHazardsIngest(parseHazardsArgs(args));
-  } catch (error) {
-    if (error instanceof UsageError) return fail(2, `landgraph ingest hazards: ${error.message}\n${HAZARDS_USAGE}`);
-    if (error instanceof IngestError) return fail(2, `landgraph ingest hazards: ${error.message}`);
-    return fail(1, `landgraph ingest hazards failed: ${(error as Error).message}`);
-  }
-  setLogLevel('warn');
-  let db: Database | undefined;
-  try {
-    db = await openDatabase(loadConfig());
-    await migrate(db);
-    process.stdout.write(formatHazardsSummary(await loadHazards(db, run)));
-    return 0;
-  } catch (error) {
-    if (error instanceof IngestError) return fail(2, `landgraph ingest hazards: ${error.message}`);
-    return fail(1, `landgraph ingest hazards failed: ${(error as Error).message}`);
-  } finally {
-    await db?.close();
-  }
+export function runIngestHazardsCommand(args: string[]): Promise<number> {
+  return runIngest(
+    'hazards',
+    HAZARDS_USAGE,
+    () => prepareHazardsIngest(parseHazardsArgs(args)),
+    loadHazards,
+    formatHazardsSummary,
+  );
 }

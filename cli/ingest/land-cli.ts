@@ -6,16 +6,12 @@
  * load that failed.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../core/config.ts';
-import { type Database, openDatabase } from '../../core/db.ts';
-import { setLogLevel } from '../../core/logger.ts';
-import { migrate } from '../../core/migrate.ts';
 import { type BuildingsIngestResult, loadBuildings, prepareBuildingsIngest } from './buildings.ts';
 import { GEOJSONSEQ_EXTENSIONS } from './geojsonseq.ts';
-import { IngestError } from './gnaf-release.ts';
 import { type LandValuesIngestResult, loadLandValues, prepareLandValuesIngest } from './land-values.ts';
 import type { FeatureNote } from './planning-load.ts';
 import { seconds } from './progress.ts';
+import { UsageError, runIngest } from './run.ts';
 
 export const BUILDINGS_USAGE = `Usage: landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] [--dataset live]
                                  [--snapshot ID]
@@ -77,8 +73,6 @@ export function formatLandValuesSummary(r: LandValuesIngestResult): string {
   ].join('\n')}\n`;
 }
 
-class UsageError extends Error {}
-
 type Spec = Record<string, { type: 'string'; default?: string }>;
 
 function parse(args: string[], options: Spec, what: string) {
@@ -96,44 +90,9 @@ function parse(args: string[], options: Spec, what: string) {
   return { file, values: values as Record<string, string | undefined> & { state: string } };
 }
 
-/** Runs one land ingest: options checked and the file opened before the database is. */
-async function runLand<P, R>(
-  command: string,
-  usage: string,
-  prepare: () => Promise<P>,
-  load: (db: Database, run: P) => Promise<R>,
-  format: (result: R) => string,
-): Promise<number> {
-  const fail = (code: number, message: string): number => {
-    process.stderr.write(`${message}\n`);
-    return code;
-  };
-  let run: P;
-  try {
-    run = await prepare();
-  } catch (error) {
-    if (error instanceof UsageError) return fail(2, `landgraph ingest ${command}: ${error.message}\n${usage}`);
-    if (error instanceof IngestError) return fail(2, `landgraph ingest ${command}: ${error.message}`);
-    return fail(1, `landgraph ingest ${command} failed: ${(error as Error).message}`);
-  }
-  setLogLevel('warn');
-  let db: Database | undefined;
-  try {
-    db = await openDatabase(loadConfig());
-    await migrate(db);
-    process.stdout.write(format(await load(db, run)));
-    return 0;
-  } catch (error) {
-    if (error instanceof IngestError) return fail(2, `landgraph ingest ${command}: ${error.message}`);
-    return fail(1, `landgraph ingest ${command} failed: ${(error as Error).message}`);
-  } finally {
-    await db?.close();
-  }
-}
-
 /** `args` are those after `ingest buildings`. */
 export function runIngestBuildingsCommand(args: string[]): Promise<number> {
-  return runLand(
+  return runIngest(
     'buildings',
     BUILDINGS_USAGE,
     async () => {
@@ -156,7 +115,7 @@ export function runIngestBuildingsCommand(args: string[]): Promise<number> {
 
 /** `args` are those after `ingest land-values`. */
 export function runIngestLandValuesCommand(args: string[]): Promise<number> {
-  return runLand(
+  return runIngest(
     'land-values',
     LAND_VALUES_USAGE,
     async () => {

@@ -5,20 +5,15 @@
  * 2 for bad input (usage, files, CRS, layout), 1 for a load that failed.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../core/config.ts';
-import { type Database, openDatabase } from '../../core/db.ts';
-import { setLogLevel } from '../../core/logger.ts';
-import { migrate } from '../../core/migrate.ts';
 import {
-  IngestError,
   loadPlanning,
   type PlanningIngestOptions,
   type PlanningIngestResult,
-  type PreparedPlanningIngest,
   preparePlanningIngest,
 } from './planning.ts';
 import type { FeatureNote } from './planning-load.ts';
 import { seconds } from './progress.ts';
+import { UsageError, formatTable, runIngest } from './run.ts';
 
 export const PLANNING_USAGE = `Usage: landgraph ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage <file>]
                                 [--dataset live] [--snapshot ID]
@@ -53,10 +48,7 @@ export function formatPlanningSummary(result: PlanningIngestResult): string {
     ['layer', 'read', 'loaded', 'repaired', 'refused'],
     ...result.layers.map((c) => [c.layer, n(c.read), n(c.loaded), n(c.repaired), n(c.refused)]),
   ];
-  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  for (const row of cells) {
-    lines.push(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
-  }
+  lines.push(...formatTable(cells));
   if (result.coverage) {
     lines.push(`coverage: ${result.coverage.names.join(', ')} (from ${result.coverage.from})`);
   }
@@ -68,8 +60,6 @@ export function formatPlanningSummary(result: PlanningIngestResult): string {
   lines.push(...noteLines('refused', result.refused), ...noteLines('repaired', result.repaired));
   return `${lines.join('\n')}\n`;
 }
-
-class UsageError extends Error {}
 
 function parsePlanningArgs(args: string[]): PlanningIngestOptions {
   let parsed;
@@ -98,31 +88,12 @@ function parsePlanningArgs(args: string[]): PlanningIngestOptions {
 }
 
 /** `args` are those after `ingest planning`. */
-export async function runIngestPlanningCommand(args: string[]): Promise<number> {
-  const fail = (code: number, message: string): number => {
-    process.stderr.write(`${message}\n`);
-    return code;
-  };
-  let run: PreparedPlanningIngest;
-  try {
-    // Bad input is told before the database opens, which takes seconds on the embedded one.
-    run = await preparePlanningIngest(parsePlanningArgs(args));
-  } catch (error) {
-    if (error instanceof UsageError) return fail(2, `landgraph ingest planning: ${error.message}\n${PLANNING_USAGE}`);
-    if (error instanceof IngestError) return fail(2, `landgraph ingest planning: ${error.message}`);
-    return fail(1, `landgraph ingest planning failed: ${(error as Error).message}`);
-  }
-  setLogLevel('warn');
-  let db: Database | undefined;
-  try {
-    db = await openDatabase(loadConfig());
-    await migrate(db);
-    process.stdout.write(formatPlanningSummary(await loadPlanning(db, run)));
-    return 0;
-  } catch (error) {
-    if (error instanceof IngestError) return fail(2, `landgraph ingest planning: ${error.message}`);
-    return fail(1, `landgraph ingest planning failed: ${(error as Error).message}`);
-  } finally {
-    await db?.close();
-  }
+export function runIngestPlanningCommand(args: string[]): Promise<number> {
+  return runIngest(
+    'planning',
+    PLANNING_USAGE,
+    () => preparePlanningIngest(parsePlanningArgs(args)),
+    loadPlanning,
+    formatPlanningSummary,
+  );
 }
