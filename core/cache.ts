@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { logger } from './logger.ts';
 import { withDeadline } from './rate-limit/deadline.ts';
+import { RedisFailover } from './rate-limit/failover.ts';
 
 /**
  * A small key-value cache with expiry. Redis when REDIS_URL is set (shared by every process),
@@ -128,8 +129,6 @@ export type FallbackCacheOptions = {
   unavailableAtStart?: unknown;
 };
 
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /**
  * A Redis cache that survives Redis being away, at start or mid-run, as FallbackRateLimiter
  * does for rate limits: on the first failed call it logs once and answers from an in-process
@@ -137,31 +136,25 @@ const reason = (error: unknown): string => (error instanceof Error ? error.messa
  * degraded stay in this process (a daily cap counts per process for that while).
  */
 export class FallbackCache implements Cache {
-  private mode: 'redis' | 'memory' = 'redis';
-  private degradedAt = 0;
-  private probeTimer: NodeJS.Timeout | undefined;
-  private probing = false;
-  private closed = false;
   private readonly local = new MemoryCache();
   private readonly callTimeoutMs: number;
-  private readonly probeIntervalMs: number;
+  private readonly failover: RedisFailover;
 
   constructor(
     private readonly shared: RedisCache,
     options: FallbackCacheOptions = {},
   ) {
     this.callTimeoutMs = options.callTimeoutMs ?? 200;
-    this.probeIntervalMs = options.probeIntervalMs ?? 1000;
-    if (options.unavailableAtStart !== undefined) {
-      logger.warn('cache: redis unreachable at start, using the in-process cache', {
-        reason: reason(options.unavailableAtStart),
-      });
-      this.degrade();
-    }
+    this.failover = new RedisFailover(
+      { store: 'cache', local: 'the in-process cache', shared: 'the shared cache' },
+      () => this.pingShared(),
+      options.probeIntervalMs ?? 1000,
+      options.unavailableAtStart,
+    );
   }
 
   get kind(): 'redis' | 'memory' {
-    return this.mode;
+    return this.failover.kind;
   }
 
   get(key: string): Promise<string | null> {
@@ -186,10 +179,7 @@ export class FallbackCache implements Cache {
       await this.pingShared();
     } catch (error) {
       // Health noticed before any call did: serve from memory from now on, as a failed call would.
-      if (this.mode === 'redis' && !this.closed) {
-        logger.warn('cache: redis unavailable, using the in-process cache', { reason: reason(error) });
-        this.degrade();
-      }
+      this.failover.lost(error);
       throw error;
     }
   }
@@ -199,52 +189,19 @@ export class FallbackCache implements Cache {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.probeTimer);
+    this.failover.close();
     await Promise.all([this.shared.close(), this.local.close()]);
   }
 
   private async run<T>(call: (cache: Cache) => Promise<T>): Promise<T> {
-    if (this.mode === 'redis') {
+    if (this.failover.kind === 'redis') {
       try {
         return await withDeadline(call(this.shared), this.callTimeoutMs, 'redis cache');
       } catch (error) {
-        // Calls in flight when Redis went away fail together; only the first one reports it.
-        if (this.mode === 'redis' && !this.closed) {
-          logger.warn('cache: redis unavailable, using the in-process cache', { reason: reason(error) });
-          this.degrade();
-        }
+        this.failover.lost(error);
       }
     }
     return call(this.local);
-  }
-
-  private degrade(): void {
-    this.mode = 'memory';
-    this.degradedAt = Date.now();
-    clearInterval(this.probeTimer);
-    this.probeTimer = setInterval(() => void this.probe(), this.probeIntervalMs);
-    // Housekeeping must not keep a finished process (or test run) alive.
-    this.probeTimer.unref();
-  }
-
-  private async probe(): Promise<void> {
-    if (this.probing || this.closed || this.mode === 'redis') return;
-    this.probing = true;
-    try {
-      await this.pingShared();
-      if (this.closed) return;
-      clearInterval(this.probeTimer);
-      this.probeTimer = undefined;
-      this.mode = 'redis';
-      logger.info('cache: redis answering again, back on the shared cache', {
-        degradedForMs: Date.now() - this.degradedAt,
-      });
-    } catch {
-      // Still away; the next tick asks again.
-    } finally {
-      this.probing = false;
-    }
   }
 }
 
