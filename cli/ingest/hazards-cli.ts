@@ -4,11 +4,10 @@
  * loads hazard overlays or a contamination register into it, progress on stderr and a summary
  * on stdout. Exit codes as `ingest planning`: 2 for bad input, 1 for a load that failed.
  */
-import { parseArgs } from 'node:util';
 import { type HazardsIngestOptions, type HazardsIngestResult, loadHazards, prepareHazardsIngest } from './hazards.ts';
 import type { FeatureNote } from './planning-load.ts';
 import { seconds } from './progress.ts';
-import { UsageError, formatTable, runIngest } from './run.ts';
+import { formatCount, formatTable, noteLines, parseFileArgs, runIngest } from './run.ts';
 
 export const HAZARDS_USAGE = `Usage: landgraph ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE]
                                [--dataset live] [--snapshot ID]
@@ -29,21 +28,6 @@ export const HAZARDS_USAGE = `Usage: landgraph ingest hazards <file> --state VIC
                    (default: the file's name and date)`;
 
 /** Lines of refusals and repairs printed in full; the rest are counted. */
-const LISTED = 20;
-
-const n = (value: number) => value.toLocaleString('en-AU');
-
-function noteLines(title: string, notes: readonly FeatureNote[]): string[] {
-  const lines = notes
-    .slice(0, LISTED)
-    .map(
-      (note) =>
-        `  ${note.file} ${note.file.endsWith('.csv') ? 'line' : 'feature'} ${note.feature}${note.key ? ` (${note.key})` : ''}: ${note.reason}`,
-    );
-  if (notes.length > LISTED) lines.push(`  ... and ${n(notes.length - LISTED)} more`);
-  return lines.length > 0 ? [`${title}:`, ...lines] : [];
-}
-
 /** The summary: per hazard, rows read, loaded and refused; what was skipped; the coverage and every refusal. */
 export function formatHazardsSummary(result: HazardsIngestResult): string {
   const lines = [
@@ -51,42 +35,37 @@ export function formatHazardsSummary(result: HazardsIngestResult): string {
   ];
   const cells = [
     ['hazard', 'read', 'loaded', 'refused'],
-    ...result.kinds.map((c) => [c.kind, n(c.read), n(c.loaded), n(c.refused)]),
+    ...result.kinds.map((c) => [c.kind, formatCount(c.read), formatCount(c.loaded), formatCount(c.refused)]),
   ];
   lines.push(...formatTable(cells));
-  if (result.skipped > 0) lines.push(`skipped: ${n(result.skipped)} overlays that are not the hazards loaded`);
+  if (result.skipped > 0)
+    lines.push(`skipped: ${formatCount(result.skipped)} overlays that are not the hazards loaded`);
   lines.push(
     `coverage (${result.coverage.kinds.join(', ')}): ${result.coverage.names.join(', ')} (from ${result.coverage.from})`,
   );
-  const areas = Object.entries(result.coverageAreas).map(([kind, count]) => `${kind} ${n(count)}`);
+  const areas = Object.entries(result.coverageAreas).map(([kind, count]) => `${kind} ${formatCount(count)}`);
   lines.push(`${result.state} hazard coverage areas: ${areas.join(', ')}`);
-  lines.push(...noteLines('refused', result.refused), ...noteLines('repaired', result.repaired));
+  lines.push(...noteLines('refused', noteUnit, result.refused), ...noteLines('repaired', noteUnit, result.repaired));
   return `${lines.join('\n')}\n`;
 }
 
+/** A register is a CSV, whose notes name lines; an overlay layer's name features. */
+const noteUnit = (note: FeatureNote): string => (note.file.endsWith('.csv') ? 'line' : 'feature');
+
 function parseHazardsArgs(args: string[]): HazardsIngestOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        state: { type: 'string' },
-        kind: { type: 'string' },
-        coverage: { type: 'string' },
-        dataset: { type: 'string', default: 'live' },
-        snapshot: { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const [file, ...extra] = parsed.positionals;
-  if (!file) throw new UsageError('name the hazards file to load');
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  const { state, kind, coverage, dataset, snapshot } = parsed.values;
-  if (!state) throw new UsageError('name the state the data belongs to with --state (VIC)');
+  const { file, values } = parseFileArgs(
+    args,
+    {
+      state: { type: 'string' },
+      kind: { type: 'string' },
+      coverage: { type: 'string' },
+      dataset: { type: 'string', default: 'live' },
+      snapshot: { type: 'string' },
+    },
+    'hazards',
+    'name the state the data belongs to with --state (VIC)',
+  );
+  const { state, kind, coverage, dataset, snapshot } = values;
   return { file, state, kind, coverage, dataset, snapshot };
 }
 

@@ -5,13 +5,11 @@
  * on stderr and a summary on stdout. Exit codes as `ingest planning`: 2 for bad input, 1 for a
  * load that failed.
  */
-import { parseArgs } from 'node:util';
 import { type BuildingsIngestResult, loadBuildings, prepareBuildingsIngest } from './buildings.ts';
 import { GEOJSONSEQ_EXTENSIONS } from './geojsonseq.ts';
 import { type LandValuesIngestResult, loadLandValues, prepareLandValuesIngest } from './land-values.ts';
-import type { FeatureNote } from './planning-load.ts';
 import { seconds } from './progress.ts';
-import { UsageError, runIngest } from './run.ts';
+import { formatCount, noteLines, parseFileArgs, runIngest } from './run.ts';
 
 export const BUILDINGS_USAGE = `Usage: landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] [--dataset live]
                                  [--snapshot ID]
@@ -41,22 +39,11 @@ export const LAND_VALUES_USAGE = `Usage: landgraph ingest land-values <file> --s
                      name and date)
 `;
 
-const LISTED = 20;
-const n = (value: number) => value.toLocaleString('en-AU');
-
-function noteLines(title: string, unit: string, notes: readonly FeatureNote[]): string[] {
-  const lines = notes
-    .slice(0, LISTED)
-    .map((note) => `  ${note.file} ${unit} ${note.feature}${note.key ? ` (${note.key})` : ''}: ${note.reason}`);
-  if (notes.length > LISTED) lines.push(`  ... and ${n(notes.length - LISTED)} more`);
-  return lines.length > 0 ? [`${title}:`, ...lines] : [];
-}
-
 export function formatBuildingsSummary(r: BuildingsIngestResult): string {
   const unit = r.file.format === 'GeoJSONSeq' ? 'line' : 'feature';
   return `${[
     `Building footprints ${r.file.name} (${r.file.format}, ${r.file.crs}) into dataset '${r.dataset}', ${r.state}, source ${r.source}, snapshot ${r.snapshot} (${r.snapshotDate}), in ${seconds(r.ms)}`,
-    `read ${n(r.read)}, loaded ${n(r.loaded)}, repaired ${n(r.repaired.length)}, refused ${n(r.refused.length)}, in other states ${n(r.elsewhere)}`,
+    `read ${formatCount(r.read)}, loaded ${formatCount(r.loaded)}, repaired ${formatCount(r.repaired.length)}, refused ${formatCount(r.refused.length)}, in other states ${formatCount(r.elsewhere)}`,
     `coverage: ${r.coverage} (the area the loaded footprints span)`,
     `credit: ${r.credit.attribution} (${r.credit.license})`,
     ...noteLines('refused', unit, r.refused),
@@ -67,27 +54,10 @@ export function formatBuildingsSummary(r: BuildingsIngestResult): string {
 export function formatLandValuesSummary(r: LandValuesIngestResult): string {
   return `${[
     `Land values ${r.file.name} (delimiter "${r.file.delimiter}") into dataset '${r.dataset}', ${r.state}, snapshot ${r.snapshot} (${r.snapshotDate}), in ${seconds(r.ms)}`,
-    `read ${n(r.read)}, loaded ${n(r.loaded)}, not linked to a parcel ${n(r.unlinked.length)}, without a valuation ${n(r.unvalued)}`,
+    `read ${formatCount(r.read)}, loaded ${formatCount(r.loaded)}, not linked to a parcel ${formatCount(r.unlinked.length)}, without a valuation ${formatCount(r.unvalued)}`,
     `coverage: ${r.districts.join(', ')}`,
     ...noteLines('not linked', 'line', r.unlinked),
   ].join('\n')}\n`;
-}
-
-type Spec = Record<string, { type: 'string'; default?: string }>;
-
-function parse(args: string[], options: Spec, what: string) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const [file, ...extra] = parsed.positionals;
-  if (!file) throw new UsageError(`name the ${what} file to load`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  const values = parsed.values as Record<string, string | undefined>;
-  if (!values.state) throw new UsageError('name the state with --state');
-  return { file, values: values as Record<string, string | undefined> & { state: string } };
 }
 
 /** `args` are those after `ingest buildings`. */
@@ -96,7 +66,7 @@ export function runIngestBuildingsCommand(args: string[]): Promise<number> {
     'buildings',
     BUILDINGS_USAGE,
     async () => {
-      const { file, values } = parse(
+      const { file, values } = parseFileArgs(
         args,
         {
           state: { type: 'string' },
@@ -105,6 +75,7 @@ export function runIngestBuildingsCommand(args: string[]): Promise<number> {
           snapshot: { type: 'string' },
         },
         'building footprint',
+        'name the state with --state',
       );
       return prepareBuildingsIngest({ file, ...values });
     },
@@ -119,7 +90,7 @@ export function runIngestLandValuesCommand(args: string[]): Promise<number> {
     'land-values',
     LAND_VALUES_USAGE,
     async () => {
-      const { file, values } = parse(
+      const { file, values } = parseFileArgs(
         args,
         {
           state: { type: 'string' },
@@ -128,6 +99,7 @@ export function runIngestLandValuesCommand(args: string[]): Promise<number> {
           snapshot: { type: 'string' },
         },
         'land value',
+        'name the state with --state',
       );
       return prepareLandValuesIngest({
         file,

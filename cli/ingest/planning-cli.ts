@@ -4,16 +4,14 @@
  * Planning layer into it, progress on stderr and a summary on stdout. Returns the exit code:
  * 2 for bad input (usage, files, CRS, layout), 1 for a load that failed.
  */
-import { parseArgs } from 'node:util';
 import {
   loadPlanning,
   type PlanningIngestOptions,
   type PlanningIngestResult,
   preparePlanningIngest,
 } from './planning.ts';
-import type { FeatureNote } from './planning-load.ts';
 import { seconds } from './progress.ts';
-import { UsageError, formatTable, runIngest } from './run.ts';
+import { formatCount, formatTable, noteLines, parseFileArgs, runIngest } from './run.ts';
 
 export const PLANNING_USAGE = `Usage: landgraph ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage <file>]
                                 [--dataset live] [--snapshot ID]
@@ -27,18 +25,6 @@ export const PLANNING_USAGE = `Usage: landgraph ingest planning <file> --state V
   --snapshot ID    names the load in its source (default: the file's name and date)`;
 
 /** Lines of refusals and repairs printed in full; the rest are counted. */
-const LISTED = 20;
-
-const n = (value: number) => value.toLocaleString('en-AU');
-
-function noteLines(title: string, notes: readonly FeatureNote[]): string[] {
-  const lines = notes
-    .slice(0, LISTED)
-    .map((note) => `  ${note.file} feature ${note.feature}${note.key ? ` (${note.key})` : ''}: ${note.reason}`);
-  if (notes.length > LISTED) lines.push(`  ... and ${n(notes.length - LISTED)} more`);
-  return lines.length > 0 ? [`${title}:`, ...lines] : [];
-}
-
 /** The summary: per layer, features read, loaded, repaired and refused; then the coverage and every refusal. */
 export function formatPlanningSummary(result: PlanningIngestResult): string {
   const lines = [
@@ -46,7 +32,13 @@ export function formatPlanningSummary(result: PlanningIngestResult): string {
   ];
   const cells = [
     ['layer', 'read', 'loaded', 'repaired', 'refused'],
-    ...result.layers.map((c) => [c.layer, n(c.read), n(c.loaded), n(c.repaired), n(c.refused)]),
+    ...result.layers.map((c) => [
+      c.layer,
+      formatCount(c.read),
+      formatCount(c.loaded),
+      formatCount(c.repaired),
+      formatCount(c.refused),
+    ]),
   ];
   lines.push(...formatTable(cells));
   if (result.coverage) {
@@ -55,35 +47,26 @@ export function formatPlanningSummary(result: PlanningIngestResult): string {
   lines.push(
     result.coverageAreas === 0
       ? `warning: ${result.state} has no planning coverage in '${result.dataset}', so every lookup answers not_covered; give --coverage`
-      : `${result.state} planning coverage: ${n(result.coverageAreas)} area${result.coverageAreas === 1 ? '' : 's'}`,
+      : `${result.state} planning coverage: ${formatCount(result.coverageAreas)} area${result.coverageAreas === 1 ? '' : 's'}`,
   );
-  lines.push(...noteLines('refused', result.refused), ...noteLines('repaired', result.repaired));
+  lines.push(...noteLines('refused', 'feature', result.refused), ...noteLines('repaired', 'feature', result.repaired));
   return `${lines.join('\n')}\n`;
 }
 
 function parsePlanningArgs(args: string[]): PlanningIngestOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        state: { type: 'string' },
-        layer: { type: 'string' },
-        coverage: { type: 'string' },
-        dataset: { type: 'string', default: 'live' },
-        snapshot: { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const [file, ...extra] = parsed.positionals;
-  if (!file) throw new UsageError('name the planning file to load');
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  const { state, layer, coverage, dataset, snapshot } = parsed.values;
-  if (!state) throw new UsageError('name the state the layer belongs to with --state (VIC)');
+  const { file, values } = parseFileArgs(
+    args,
+    {
+      state: { type: 'string' },
+      layer: { type: 'string' },
+      coverage: { type: 'string' },
+      dataset: { type: 'string', default: 'live' },
+      snapshot: { type: 'string' },
+    },
+    'planning',
+    'name the state the layer belongs to with --state (VIC)',
+  );
+  const { state, layer, coverage, dataset, snapshot } = values;
   return { file, state, layer, coverage, dataset, snapshot };
 }
 
