@@ -53,14 +53,17 @@ function ownFields(typeDefs: DocumentNode): Set<string> {
 const defaultResolver: FieldResolver = (parent, _args, _ctx, info) =>
   (parent as Record<string, unknown> | null)?.[(info as { fieldName: string }).fieldName];
 
-/** Every root field checks its text arguments before any resolver reads them. */
-function withCleanArguments(resolvers: Record<string, Record<string, unknown>>): void {
+/**
+ * Every root field checks its text arguments before any resolver reads them; the scoped ones
+ * already do in their scope guard (`guarded`), so only the open ones are wrapped here.
+ */
+function withCleanArguments(resolvers: Record<string, Record<string, unknown>>, guarded: ReadonlySet<string>): void {
   const query = resolvers.Query;
   if (!query) return;
   resolvers.Query = Object.fromEntries(
     Object.entries(query).map(([fieldName, resolve]) => [
       fieldName,
-      typeof resolve !== 'function'
+      typeof resolve !== 'function' || guarded.has(`Query.${fieldName}`)
         ? resolve
         : (parent: unknown, args: Record<string, unknown>, ctx: RequestScope, info: unknown) => {
             for (const [name, value] of Object.entries(args ?? {})) assertTextInput(value, name);
@@ -81,8 +84,10 @@ function withFieldScopes(resolvers: object, typeDefs: DocumentNode): object {
     ...(resolvers as Record<string, Record<string, unknown>>),
   };
   const own = ownFields(typeDefs);
+  const wrapped = new Set<string>();
   for (const [coordinate, scopes] of Object.entries(FIELD_SCOPES)) {
     if (!own.has(coordinate) || PLANNER_FIELDS.includes(coordinate)) continue;
+    wrapped.add(coordinate);
     const [typeName, fieldName] = coordinate.split('.') as [string, string];
     const typeResolvers = guarded[typeName] ?? {};
     const resolve = (typeResolvers[fieldName] as FieldResolver | undefined) ?? defaultResolver;
@@ -95,7 +100,7 @@ function withFieldScopes(resolvers: object, typeDefs: DocumentNode): object {
       },
     };
   }
-  withCleanArguments(guarded);
+  withCleanArguments(guarded, wrapped);
   return guarded;
 }
 
