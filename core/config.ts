@@ -110,6 +110,57 @@ const planningLive = z
     return parsed;
   });
 
+/** Reads `VIC,NSW,QLD`: each state at most once. */
+function parseStates(value: string): StateCode[] | string {
+  const states: StateCode[] = [];
+  for (const entry of value.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const state = entry.toUpperCase();
+    if (!isStateCode(state)) return `unknown state '${entry}' (use ${STATES.join(', ')})`;
+    if (states.includes(state)) return `${state} is given twice`;
+    states.push(state);
+  }
+  return states;
+}
+
+/**
+ * Reads `VIC.overlays=https://.../geoserver/wfs,QLD.flood=https://.../MapServer/0`: a state's
+ * named live service and the endpoint that replaces its published default, each at most once.
+ * Whether the state has such a service, and the URL its protocol's shape, the hazards subgraph
+ * checks against its profiles at start.
+ */
+function parseServiceUrls(value: string): Record<string, string> | string {
+  const urls: Record<string, string> = {};
+  for (const entry of value.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const match = /^([A-Za-z]+)\.([A-Za-z]+)\s*=\s*(\S+)$/.exec(entry);
+    if (!match) return `'${entry}' is not STATE.service=URL`;
+    const [, code = '', service = '', url = ''] = match;
+    const state = code.toUpperCase();
+    if (!isStateCode(state)) return `unknown state '${code}' (use ${STATES.join(', ')})`;
+    const key = `${state}.${service.toLowerCase()}`;
+    if (urls[key]) return `${key} is given twice`;
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (!parsed || !/^https?:$/.test(parsed.protocol)) return `${key}: '${url}' is not an http(s) URL`;
+    urls[key] = url;
+  }
+  return urls;
+}
+
+/** A setting read by one of the parsers above: its message, where it refuses, stops the start. */
+const parsedBy = <T>(parse: (value: string) => T | string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parse(value ?? '');
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
 const EnvSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().default('127.0.0.1'),
@@ -133,6 +184,13 @@ const EnvSchema = z.object({
   LANDGRAPH_PLANNING_CIRCUIT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
   LANDGRAPH_PLANNING_CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   LANDGRAPH_PLANNING_CACHE_TTL_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  LANDGRAPH_HAZARDS_LIVE: parsedBy(parseStates),
+  LANDGRAPH_HAZARDS_LIVE_URLS: parsedBy(parseServiceUrls),
+  LANDGRAPH_HAZARDS_LIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  LANDGRAPH_HAZARDS_LIVE_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
+  LANDGRAPH_HAZARDS_CIRCUIT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
+  LANDGRAPH_HAZARDS_CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  LANDGRAPH_HAZARDS_CACHE_TTL_S: z.coerce.number().int().min(0).max(86_400).default(300),
   LANDGRAPH_OBJECT_STORE_DIR: z
     .string()
     .trim()
@@ -187,6 +245,20 @@ export type Config = {
   planningCircuitCooldownMs: number;
   /** Seconds a live planning answer is kept in process; 0 turns the cache off. */
   planningCacheTtlS: number;
+  /** States whose published hazard services live keys ask where the hazards mirror does not reach; none when empty. */
+  hazardsLive: StateCode[];
+  /** Endpoints replacing a state's published default, by `STATE.service` (VIC.overlays, NSW.bushfire, QLD.flood...). */
+  hazardsLiveUrls: Record<string, string>;
+  /** Budget of one attempt of a live hazard call, all its pages included. */
+  hazardsLiveTimeoutMs: number;
+  /** Further attempts after a retryable failure (timeout, 5xx, connection reset). */
+  hazardsLiveRetries: number;
+  /** Consecutive failed calls that open a live hazard service's circuit. */
+  hazardsCircuitThreshold: number;
+  /** How long an open hazard circuit refuses calls before one trial call may go. */
+  hazardsCircuitCooldownMs: number;
+  /** Seconds a live hazard answer is kept in process; 0 turns the cache off. */
+  hazardsCacheTtlS: number;
   /** Interface the subgraph services bind to in distributed mode; loopback unless set. */
   subgraphHost: string;
   /** Budget of one gateway → subgraph HTTP call. */
@@ -228,6 +300,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     planningCircuitThreshold: e.LANDGRAPH_PLANNING_CIRCUIT_THRESHOLD,
     planningCircuitCooldownMs: e.LANDGRAPH_PLANNING_CIRCUIT_COOLDOWN_MS,
     planningCacheTtlS: e.LANDGRAPH_PLANNING_CACHE_TTL_S,
+    hazardsLive: e.LANDGRAPH_HAZARDS_LIVE,
+    hazardsLiveUrls: e.LANDGRAPH_HAZARDS_LIVE_URLS,
+    hazardsLiveTimeoutMs: e.LANDGRAPH_HAZARDS_LIVE_TIMEOUT_MS,
+    hazardsLiveRetries: e.LANDGRAPH_HAZARDS_LIVE_RETRIES,
+    hazardsCircuitThreshold: e.LANDGRAPH_HAZARDS_CIRCUIT_THRESHOLD,
+    hazardsCircuitCooldownMs: e.LANDGRAPH_HAZARDS_CIRCUIT_COOLDOWN_MS,
+    hazardsCacheTtlS: e.LANDGRAPH_HAZARDS_CACHE_TTL_S,
     subgraphHost: e.LANDGRAPH_SUBGRAPH_HOST,
     subgraphTimeoutMs: e.LANDGRAPH_SUBGRAPH_TIMEOUT_MS,
     internalSecret: e.LANDGRAPH_INTERNAL_SECRET,

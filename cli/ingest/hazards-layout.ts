@@ -5,7 +5,7 @@
  * scale"). A contamination register is a CSV of sites with coordinates, its columns found by
  * name under the spellings registers use.
  */
-import type { HazardKind, Severity } from '../../subgraphs/hazards/sql.ts';
+import type { HazardKind } from '../../subgraphs/hazards/sql.ts';
 import { IngestError } from './gnaf-release.ts';
 
 export const HAZARD_KINDS: readonly HazardKind[] = ['flood', 'bushfire', 'contamination'];
@@ -17,25 +17,8 @@ export function checkKind(value: string | undefined): HazardKind | undefined {
   return kind;
 }
 
-type HazardOverlay = { readonly kind: HazardKind; readonly severity: Severity; readonly name: string };
-
-/**
- * The Victorian planning overlays that are hazards, by scheme code (the code without its
- * schedule number: LSIO1 is LSIO). Others (HO, DDO, DCPO...) are not hazards and are skipped.
- */
-export const VIC_HAZARD_OVERLAYS: Readonly<Record<string, HazardOverlay>> = {
-  FO: { kind: 'flood', severity: 'high', name: 'FLOODWAY OVERLAY' },
-  LSIO: { kind: 'flood', severity: 'medium', name: 'LAND SUBJECT TO INUNDATION OVERLAY' },
-  SBO: { kind: 'flood', severity: 'low', name: 'SPECIAL BUILDING OVERLAY' },
-  BMO: { kind: 'bushfire', severity: 'high', name: 'BUSHFIRE MANAGEMENT OVERLAY' },
-  EAO: { kind: 'contamination', severity: 'medium', name: 'ENVIRONMENTAL AUDIT OVERLAY' },
-};
-
-/** The hazard an overlay code is, or undefined for an overlay that is not one. */
-export function hazardOfOverlay(code: string): HazardOverlay | undefined {
-  const scheme = code.trim().toUpperCase().replace(/\d+$/, '');
-  return Object.hasOwn(VIC_HAZARD_OVERLAYS, scheme) ? VIC_HAZARD_OVERLAYS[scheme] : undefined;
-}
+// The table of which overlays are hazards is the hazards subgraph's: its live Vicmap source reads it too.
+export { VIC_HAZARD_OVERLAYS, hazardOfOverlay } from '../../subgraphs/hazards/overlay-codes.ts';
 
 /** Register columns, by the names registers give them (compared without case, spaces or underscores). */
 const REGISTER_COLUMNS = {

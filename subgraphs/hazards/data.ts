@@ -3,8 +3,10 @@ import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { BalEstimate } from './bal.ts';
-import type { HazardKind, HazardRow } from './sql.ts';
-import { HAZARD_AT_POINTS } from './sql.ts';
+import type { LiveHazardAnswer, LiveHazardService } from './sources/live.ts';
+import type { HazardLiveSources } from './sources/registry.ts';
+import type { HazardKind, HazardsRow } from './sql.ts';
+import { HAZARDS_AT_POINTS } from './sql.ts';
 
 export type PointKey = { state: string; lat: number; lng: number };
 
@@ -50,36 +52,62 @@ export type HazardsLayerModel = LayerResult<HazardsModel> & { freshness: string 
 
 const pointKey = (k: PointKey) => `${k.state}:${k.lng}:${k.lat}`;
 
-/** The hazards subgraph's data source for one request: each hazard's points in one statement. */
+/** A live service's answer at a point, or its failure (never thrown: the hazard reports it). */
+export type LiveResolution = { status: 'ok'; answer: LiveHazardAnswer } | { status: 'error'; error: unknown };
+
+type LiveKey = PointKey & { service: LiveHazardService };
+
+/**
+ * The hazards subgraph's data source for one request: every hazard at every point of the batch
+ * in one statement, and the state's live services (live keys only) where the mirror does not reach.
+ */
 export class HazardsData {
-  readonly atPoint: Record<HazardKind, DataLoader<PointKey, Omit<HazardRow, 'i'> | null, string>>;
+  readonly atPoint: DataLoader<PointKey, Omit<HazardsRow, 'i'> | null, string>;
+  /** Live services answer one point per call; a request's points are asked side by side, each once per service. */
+  readonly liveAtPoint: DataLoader<LiveKey, LiveResolution, string>;
 
   constructor(
     private readonly deps: SubgraphDeps,
     private readonly scope: RequestScope,
+    /** The process's live hazard services: their circuits, counters and caches. */
+    private readonly live: HazardLiveSources,
   ) {
-    const loader = (kind: HazardKind) =>
-      new DataLoader<PointKey, Omit<HazardRow, 'i'> | null, string>(
-        async (keys) => {
-          const rows = await deps.db.sql<HazardRow>(
-            HAZARD_AT_POINTS(
-              scope.dataset,
-              kind,
-              keys.map((k) => k.state),
-              keys.map((k) => k.lng),
-              keys.map((k) => k.lat),
+    this.atPoint = new DataLoader<PointKey, Omit<HazardsRow, 'i'> | null, string>(
+      async (keys) => {
+        const rows = await deps.db.sql<HazardsRow>(
+          HAZARDS_AT_POINTS(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.lng),
+            keys.map((k) => k.lat),
+          ),
+        );
+        const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
+        return keys.map((_k, i) => byIndex.get(i) ?? null);
+      },
+      { cacheKeyFn: pointKey },
+    );
+    this.liveAtPoint = new DataLoader<LiveKey, LiveResolution, string>(
+      (keys) =>
+        Promise.all(
+          keys.map(({ service, lng, lat }) =>
+            service.atPoint(lng, lat).then(
+              (answer): LiveResolution => ({ status: 'ok', answer }),
+              (error: unknown): LiveResolution => ({ status: 'error', error }),
             ),
-          );
-          const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
-          return keys.map((_k, i) => byIndex.get(i) ?? null);
-        },
-        { cacheKeyFn: pointKey },
-      );
-    this.atPoint = { flood: loader('flood'), bushfire: loader('bushfire'), contamination: loader('contamination') };
+          ),
+        ),
+      { cacheKeyFn: (k) => `${k.service.label}:${pointKey(k)}` },
+    );
   }
 
   provenance(state: string): Promise<Provenance | undefined> {
     return this.deps.catalog.get(this.scope.dataset, 'hazards', state);
+  }
+
+  /** The state's live services this request may ask (live keys only: the sandbox is frozen). */
+  liveServices(state: string): LiveHazardService[] {
+    return this.live.servicesFor(this.scope.dataset, state);
   }
 }
 

@@ -1,7 +1,8 @@
 import { DatabaseUnavailableError } from '../../../core/errors.ts';
-import type { LayerResult } from '../../../core/layer.ts';
+import type { LayerResult, Provenance } from '../../../core/layer.ts';
 import { guardLayer, layerEmpty } from '../../../core/layer.ts';
 import { logger } from '../../../core/logger.ts';
+import { SourceError } from '../../../core/sources/errors.ts';
 import { BAL_SEVERITY, balAt } from '../bushfire.ts';
 import type {
   HazardEvidenceModel,
@@ -12,7 +13,9 @@ import type {
   HazardsModel,
   HazardsProperty,
 } from '../data.ts';
-import type { HazardKind, HazardRow } from '../sql.ts';
+import type { LiveHazardService } from '../sources/live.ts';
+import type { HazardKind, HazardRow, HazardsRow } from '../sql.ts';
+import { hazardRowOf } from '../sql.ts';
 
 export const HAZARD_KINDS: readonly HazardKind[] = ['flood', 'bushfire', 'contamination'];
 
@@ -84,27 +87,109 @@ export function assessHazard(kind: HazardKind, state: string, row: Omit<HazardRo
   };
 }
 
-/** One hazard, its source's failure kept inside it: the other hazards still answer. */
-async function hazardAt(
+function unavailable(message: string): HazardModel {
+  return { severity: null, coverage: 'unavailable', freshness: null, evidence: [], message, bal: null };
+}
+
+type Located = HazardsProperty & { location: { lat: number; lng: number } };
+
+/** Where a hazard's answer came from: the mirror, a live service, or neither (not mapped, failed). */
+type Answered = { hazard: HazardModel; from: 'mirror' | LiveHazardService | null };
+
+/**
+ * One hazard from the state's live service for it. The service's failure stays inside the
+ * hazards it speaks for: they are `unavailable`, the others answer.
+ */
+async function liveHazard(
   kind: HazardKind,
-  property: HazardsProperty & { location: { lat: number; lng: number } },
+  service: LiveHazardService,
+  property: Located,
   ctx: HazardsContext,
-): Promise<HazardModel> {
-  try {
-    const row = await ctx.hazards.atPoint[kind].load({ state: property.state, ...property.location });
-    return assessHazard(kind, property.state, row);
-  } catch (error) {
-    if (error instanceof DatabaseUnavailableError) throw error;
-    logger.error(`hazard source ${kind} failed`, { error: (error as Error).message });
+): Promise<Answered> {
+  const resolution = await ctx.hazards.liveAtPoint.load({ state: property.state, ...property.location, service });
+  if (resolution.status === 'error') {
+    const { error } = resolution;
+    logger.warn(`hazard source failed: ${service.label}`, { kind, error: (error as Error).message });
+    const what = error instanceof SourceError ? error.message : `The ${service.label} failed.`;
     return {
-      severity: null,
-      coverage: 'unavailable',
-      freshness: null,
-      evidence: [],
-      message: `The ${kind} source failed for this request; the other hazards are unaffected. Retry later.`,
-      bal: null,
+      hazard: unavailable(
+        `${what} The ${kind} source failed for this request; the other hazards are unaffected. Retry later.`,
+      ),
+      from: null,
     };
   }
+  const { answer } = resolution;
+  // The service reaches the whole state: checked as of the moment it answered.
+  const row = hazardRowOf(
+    { coverage: { [kind]: answer.asOf }, overlays: answer.overlays, vegetation: [], sites: [] },
+    kind,
+  );
+  // A live service publishes overlays, not the classified vegetation a BAL is rated from.
+  return { hazard: { ...assessHazard(kind, property.state, row), bal: null }, from: service };
+}
+
+/**
+ * Each hazard at the point: from the mirror where its coverage reaches (one statement for every
+ * hazard of every point of the request), else from the state's live service for that hazard
+ * (live keys only), else not mapped. The statement failing makes every hazard `unavailable` (the
+ * layer `error`); a live service failing makes only its own hazards `unavailable`.
+ */
+async function hazardsAt(
+  property: Located,
+  provenance: Provenance | undefined,
+  live: LiveHazardService[],
+  ctx: HazardsContext,
+): Promise<Record<HazardKind, Answered>> {
+  let mirror: Omit<HazardsRow, 'i'> | null = null;
+  if (provenance) {
+    try {
+      mirror = await ctx.hazards.atPoint.load({ state: property.state, ...property.location });
+    } catch (error) {
+      if (error instanceof DatabaseUnavailableError) throw error;
+      logger.error('hazards statement failed', { error: (error as Error).message });
+      const failed = (kind: HazardKind): Answered => ({
+        hazard: unavailable(
+          `The ${kind} source failed for this request; the other hazards are unaffected. Retry later.`,
+        ),
+        from: null,
+      });
+      return { flood: failed('flood'), bushfire: failed('bushfire'), contamination: failed('contamination') };
+    }
+  }
+  const one = async (kind: HazardKind): Promise<Answered> => {
+    const row = mirror ? hazardRowOf(mirror, kind) : null;
+    if (row?.snapshot_date) return { hazard: assessHazard(kind, property.state, row), from: 'mirror' };
+    const service = live.find((s) => s.kinds.includes(kind));
+    if (service) return liveHazard(kind, service, property, ctx);
+    return { hazard: notMapped(kind, property.state), from: null };
+  };
+  const [flood, bushfire, contamination] = await Promise.all(HAZARD_KINDS.map(one));
+  return { flood: flood!, bushfire: bushfire!, contamination: contamination! };
+}
+
+/** A live service's credit, as the layer carries it. */
+const liveProvenance = (service: LiveHazardService): Provenance => ({
+  source: `live:${service.state.toLowerCase()}/hazards`,
+  attribution: service.profile.attribution,
+  license: service.profile.license,
+});
+
+/**
+ * The layer's credit: the mirror's where it answered a hazard, the live publisher's where a live
+ * service did, both where both did (attributions and licences joined, each once). The source
+ * names the mirror's snapshot whenever the mirror answered, else the live service.
+ */
+function creditOf(answered: Answered[], mirror: Provenance | undefined): Provenance | undefined {
+  const fromMirror = answered.some((a) => a.from === 'mirror');
+  const live = answered.flatMap((a) => (a.from && a.from !== 'mirror' ? [liveProvenance(a.from)] : []));
+  const parts = [...(fromMirror || live.length === 0 ? (mirror ? [mirror] : []) : []), ...live];
+  if (parts.length === 0) return undefined;
+  const distinct = (values: string[]) => [...new Set(values)].join('; ');
+  return {
+    source: parts[0]!.source,
+    attribution: distinct(parts.map((p) => p.attribution)),
+    license: distinct(parts.map((p) => p.license)),
+  };
 }
 
 /**
@@ -118,17 +203,21 @@ export async function hazardsLayer(property: HazardsProperty, ctx: HazardsContex
   const layer: LayerResult<HazardsModel> & { freshness?: string | null } = await guardLayer('hazards', async () => {
     const { state, location } = property;
     const provenance = await ctx.hazards.provenance(state);
+    const live = ctx.hazards.liveServices(state);
     const bare = (layer: ReturnType<typeof layerEmpty<HazardsModel>>): HazardsLayerModel => ({
       ...layer,
       freshness: null,
     });
-    if (!provenance) return bare(layerEmpty('not_covered', `Hazard data does not cover ${state || 'this state'} yet.`));
+    if (!provenance && live.length === 0) {
+      return bare(layerEmpty('not_covered', `Hazard data does not cover ${state || 'this state'} yet.`));
+    }
     if (!location) return bare(layerEmpty('skipped', 'The property has no point to look hazards up at.', provenance));
-    const located = { ...property, location };
-    const [flood, bushfire, contamination] = await Promise.all(
-      HAZARD_KINDS.map((kind) => hazardAt(kind, located, ctx)),
-    );
-    const data: HazardsModel = { flood: flood!, bushfire: bushfire!, contamination: contamination! };
+    const answered = await hazardsAt({ ...property, location }, provenance, live, ctx);
+    const data: HazardsModel = {
+      flood: answered.flood.hazard,
+      bushfire: answered.bushfire.hazard,
+      contamination: answered.contamination.hazard,
+    };
     const all = Object.values(data);
     const failed = HAZARD_KINDS.filter((kind) => data[kind].coverage === 'unavailable');
     if (failed.length === HAZARD_KINDS.length) {
@@ -137,14 +226,15 @@ export async function hazardsLayer(property: HazardsProperty, ctx: HazardsContex
         data: null,
         freshness: null,
         message: 'Every hazard source failed for this property; other layers are unaffected. Retry later.',
-        source: provenance.source,
+        source: provenance?.source ?? (live[0] ? liveProvenance(live[0]).source : null),
         attribution: null,
         license: null,
       };
     }
+    const credit = creditOf(Object.values(answered), provenance);
     const checked = all.filter((h) => h.coverage === 'found' || h.coverage === 'clear');
     if (checked.length === 0 && failed.length === 0) {
-      return bare(layerEmpty('not_covered', `The ${state} hazard datasets do not reach this point.`, provenance));
+      return bare(layerEmpty('not_covered', `The ${state} hazard datasets do not reach this point.`, credit));
     }
     const freshness = checked.map((h) => h.freshness!).sort()[0] ?? null;
     const partial = failed.length > 0 ? `The ${failed.join(' and ')} source failed; the other hazards answered.` : null;
@@ -154,7 +244,9 @@ export async function hazardsLayer(property: HazardsProperty, ctx: HazardsContex
       data,
       freshness,
       message: partial ?? (found ? null : 'Every hazard checked here is clear.'),
-      ...provenance,
+      source: credit?.source ?? null,
+      attribution: credit?.attribution ?? null,
+      license: credit?.license ?? null,
     };
   });
   return { ...layer, freshness: layer.freshness ?? null };
