@@ -93,7 +93,7 @@ function unavailable(message: string): HazardModel {
 
 type Located = HazardsProperty & { location: { lat: number; lng: number } };
 
-/** Where a hazard's answer came from: the mirror, a live service, or neither (not mapped, failed). */
+/** Which source answered a hazard (or failed to): the mirror, a live service, or none (not mapped). */
 type Answered = { hazard: HazardModel; from: 'mirror' | LiveHazardService | null };
 
 /**
@@ -115,7 +115,7 @@ async function liveHazard(
       hazard: unavailable(
         `${what} The ${kind} source failed for this request; the other hazards are unaffected. Retry later.`,
       ),
-      from: null,
+      from: service,
     };
   }
   const { answer } = resolution;
@@ -151,7 +151,7 @@ async function hazardsAt(
         hazard: unavailable(
           `The ${kind} source failed for this request; the other hazards are unaffected. Retry later.`,
         ),
-        from: null,
+        from: 'mirror',
       });
       return { flood: failed('flood'), bushfire: failed('bushfire'), contamination: failed('contamination') };
     }
@@ -167,6 +167,9 @@ async function hazardsAt(
   return { flood: flood!, bushfire: bushfire!, contamination: contamination! };
 }
 
+const sourceOf = (from: Answered['from']): string | null =>
+  from === 'mirror' || from === null ? null : liveProvenance(from).source;
+
 /** A live service's credit, as the layer carries it. */
 const liveProvenance = (service: LiveHazardService): Provenance => ({
   source: `live:${service.state.toLowerCase()}/hazards`,
@@ -179,7 +182,8 @@ const liveProvenance = (service: LiveHazardService): Provenance => ({
  * service did, both where both did (attributions and licences joined, each once). The source
  * names the mirror's snapshot whenever the mirror answered, else the live service.
  */
-function creditOf(answered: Answered[], mirror: Provenance | undefined): Provenance | undefined {
+function creditOf(all: Answered[], mirror: Provenance | undefined): Provenance | undefined {
+  const answered = all.filter((a) => a.hazard.coverage !== 'unavailable');
   const fromMirror = answered.some((a) => a.from === 'mirror');
   const live = answered.flatMap((a) => (a.from && a.from !== 'mirror' ? [liveProvenance(a.from)] : []));
   const parts = [...(fromMirror || live.length === 0 ? (mirror ? [mirror] : []) : []), ...live];
@@ -226,7 +230,8 @@ export async function hazardsLayer(property: HazardsProperty, ctx: HazardsContex
         data: null,
         freshness: null,
         message: 'Every hazard source failed for this property; other layers are unaffected. Retry later.',
-        source: provenance?.source ?? (live[0] ? liveProvenance(live[0]).source : null),
+        // the source that failed first in hazard order is named
+        source: sourceOf(answered.flood.from) ?? provenance?.source ?? null,
         attribution: null,
         license: null,
       };
