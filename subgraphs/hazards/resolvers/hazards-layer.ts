@@ -167,15 +167,16 @@ async function hazardsAt(
   return { flood: flood!, bushfire: bushfire!, contamination: contamination! };
 }
 
-const sourceOf = (from: Answered['from']): string | null =>
-  from === 'mirror' || from === null ? null : liveProvenance(from).source;
-
 /** A live service's credit, as the layer carries it. */
 const liveProvenance = (service: LiveHazardService): Provenance => ({
   source: `live:${service.state.toLowerCase()}/hazards`,
   attribution: service.profile.attribution,
   license: service.profile.license,
 });
+
+/** The live source a hazard came from, by its layer source name; null for the mirror or none. */
+const sourceOf = (from: Answered['from']): string | null =>
+  from === 'mirror' || from === null ? null : liveProvenance(from).source;
 
 /**
  * The layer's credit: the mirror's where it answered a hazard, the live publisher's where a live
