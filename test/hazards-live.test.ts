@@ -332,7 +332,10 @@ describe('the hazards layer from live services', () => {
   };
 
   it('answers each VIC hazard from the Vicmap overlays, credited to the state, fresh as of the answer', async () => {
+    const before = wfs.requests.length;
     const { hazardsAt: layer } = await hazardsAt('VIC', VIC_FLOODED);
+    // one service speaks for the three hazards: asked once for the point
+    expect(wfs.requests.length - before).toBe(1);
     expect(layer).toMatchObject({
       status: 'ok',
       source: 'live:vic/hazards',
