@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { formatSoilSummary, runIngestSoilCommand } from '../cli/ingest/soil-cli.
 import type { Database } from '../core/db.ts';
 import { estimateSiteClass } from '../subgraphs/soil/site-class.ts';
 import { createTestKey, type TestRuntime, testRuntime } from './support/runtime.ts';
+import { writeShapefile } from './support/shapefile.ts';
 
 /*
  * `ingest soil` on a fixture in the Soil and Landscape Grid's attribute layout (CLY, DES)
@@ -249,6 +250,25 @@ describe('landgraph ingest soil', () => {
       `SELECT clay_percent, depth_m, source FROM soil.polygon WHERE dataset = '${SIDE}' AND id = 'NSW-soil-7'`,
     );
     expect(row).toEqual({ clay_percent: 35, depth_m: 1.2, source: 'Test soil survey' });
+  });
+
+  it('reads the same polygons from a shapefile (dBASE text figures)', async () => {
+    const { features } = JSON.parse(readFileSync(SOIL, 'utf8')) as {
+      features: Array<{ properties: Record<string, unknown>; geometry: { coordinates: unknown } }>;
+    };
+    const multi = features.map((f) => ({
+      properties: { ...f.properties, id: `shp-${String(f.properties.id)}` },
+      geometry: { type: 'MultiPolygon', coordinates: [f.geometry.coordinates] },
+    }));
+    const prj =
+      'GEOGCS["GCS_GDA2020",DATUM["D_GDA2020",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
+    const shp = writeShapefile(join(dir, 'slga_cly_des'), multi, ['id', 'CLY', 'DES'], prj);
+    const result = await ingestSoil(db, { file: shp, state: 'NSW', dataset: SIDE, progress: quiet() });
+    expect(result).toMatchObject({ read: 5, loaded: 2, elsewhere: 1, file: { format: 'shapefile' } });
+    const [row] = await db.query<{ clay_percent: number; depth_m: number }>(
+      `SELECT clay_percent, depth_m FROM soil.polygon WHERE dataset = '${SIDE}' AND id = 'NSW-soil-shp-P1'`,
+    );
+    expect(row).toEqual({ clay_percent: 42.5, depth_m: 1.6 });
   });
 
   it('refuses a map of soil landscape codes, a bad file, the sandbox and a wrong state, writing nothing', async () => {

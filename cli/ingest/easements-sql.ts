@@ -10,7 +10,8 @@ const MENDED = `CASE WHEN (validity).valid THEN ST_Multi(raw)
 /**
  * Upserts a batch of easements, each cut into the part that lies on each parcel of the
  * dataset's cadastre it burdens ($8 the least area, m², a part must have: slivers where the
- * easement and the cadastre disagree by a hair are not burdens). A part is written as
+ * easement and the cadastre disagree by a hair are not burdens; a parcel drawn invalid is
+ * mended first, as an intersection with it would abort the run). A part is written as
  * "<id>@<parcel pfi>" with that parcel as its parcel_pfi, so the easement answers on every lot
  * it crosses; an easement on no parcel is written whole, unlinked. The answer says per input
  * row whether its geometry was valid, whether it was usable, the parcels it reached, and the
@@ -28,7 +29,8 @@ export const UPSERT_EASEMENTS = `WITH input AS (
 ), usable AS (
   SELECT * FROM mended WHERE NOT ST_IsEmpty(geom)
 ), parts AS (
-  SELECT u.seq, p.parcel_pfi, ST_Multi(ST_CollectionExtract(ST_Intersection(u.geom, p.geom), 3)) AS geom
+  SELECT u.seq, p.parcel_pfi, ST_Multi(ST_CollectionExtract(ST_Intersection(u.geom,
+      CASE WHEN ST_IsValid(p.geom) THEN p.geom ELSE ST_MakeValid(p.geom) END), 3)) AS geom
   FROM usable u
   JOIN cadastre.parcel p ON p.dataset = $1 AND p.state = $2 AND p.geom && u.geom AND ST_Intersects(p.geom, u.geom)
 ), burdens AS (
@@ -55,8 +57,7 @@ export const UPSERT_EASEMENTS = `WITH input AS (
 )
 SELECT m.seq, (m.validity).valid AS valid, (m.validity).reason AS reason, NOT ST_IsEmpty(m.geom) AS usable,
   coalesce((SELECT array_agg(b.parcel_pfi ORDER BY b.parcel_pfi) FROM burdens b WHERE b.seq = m.seq), '{}') AS parcels,
-  (SELECT hull FROM hull) AS hull,
-  (SELECT count(*) FROM written)::int AS written
+  (SELECT hull FROM hull) AS hull
 FROM mended m ORDER BY m.seq`;
 
 export type EasementBatchOutcome = {
