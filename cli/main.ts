@@ -11,6 +11,7 @@ import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
+import { EASEMENTS_USAGE, runIngestEasementsCommand } from './ingest/easements-cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import {
   BUILDINGS_USAGE,
@@ -19,6 +20,7 @@ import {
   runIngestLandValuesCommand,
 } from './ingest/land-cli.ts';
 import { PLANNING_USAGE, runIngestPlanningCommand } from './ingest/planning-cli.ts';
+import { SOIL_USAGE, runIngestSoilCommand } from './ingest/soil-cli.ts';
 import { KEYS_USAGE, runKeysCommand } from './keys.ts';
 import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
 import type { RunningServer } from './serve.ts';
@@ -42,6 +44,10 @@ const USAGE = `Usage: landgraph <command>
                             load building footprints (GeoJSON, line-delimited GeoJSON or shapefile)
   ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] [--dataset live] [--snapshot ID]
                             load a NSW Valuer General bulk land value file onto the parcels it names
+  ingest soil <file> --state VIC|NSW|QLD [--clay FIELD] [--depth FIELD] [--dataset live] [--snapshot ID]
+                            load soil polygons with clay content and soil depth (SLGA CLY/DES over polygons)
+  ingest easements <file> --state VIC|NSW|QLD [--dataset live] [--snapshot ID]
+                            load a state cadastre's easement polygons onto the parcels they burden
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -94,6 +100,8 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest hazards', HAZARDS_USAGE],
   ['ingest buildings', BUILDINGS_USAGE],
   ['ingest land-values', LAND_VALUES_USAGE],
+  ['ingest soil', SOIL_USAGE],
+  ['ingest easements', EASEMENTS_USAGE],
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
@@ -217,6 +225,8 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'hazards') return await runIngestHazardsCommand(rest);
         if (sub === 'buildings') return await runIngestBuildingsCommand(rest);
         if (sub === 'land-values') return await runIngestLandValuesCommand(rest);
+        if (sub === 'soil') return await runIngestSoilCommand(rest);
+        if (sub === 'easements') return await runIngestEasementsCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

@@ -234,7 +234,7 @@ describe('--help', () => {
   });
 
   it('says ingest writes the live dataset by default, read with a live key', async () => {
-    for (const sub of ['gnaf', 'planning', 'hazards', 'buildings', 'land-values']) {
+    for (const sub of ['gnaf', 'planning', 'hazards', 'buildings', 'land-values', 'soil', 'easements']) {
       const { stdout } = await runMain(['ingest', sub, '--help']);
       expect(stdout, sub).toMatch(/default: live/);
       expect(stdout, sub).toMatch(/live key/);

@@ -24,6 +24,10 @@ const BALLARAT = fileURLToPath(
 const LV = fileURLToPath(
   new URL('../test/fixtures/nsw-vg-land-values/LV_20240701_215_PARRAMATTA.csv', import.meta.url),
 );
+/** Real: the first 24 properties of the Valuer General's 1 November 2017 file for district 620 (Mudgee). */
+const MUDGEE = fileURLToPath(
+  new URL('../data/samples/nsw-vg-land-values-mudgee/620_LAND_VALUE_DATA_20171101.csv', import.meta.url),
+);
 const SAMPLE_LINES = readFileSync(BALLARAT, 'utf8').trim().split('\n');
 const CAMPUS = '143.889,-37.629,143.896,-37.624';
 /** A dataset nobody serves, for runs that need not be read through the routes. */
@@ -53,6 +57,8 @@ describe('ingest buildings and land-values', () => {
     await db.exec(`
       DELETE FROM land.building_footprint WHERE dataset IN ('live', '${SIDE}', '${GDAL}') AND state = 'VIC';
       DELETE FROM land.land_value WHERE dataset = 'live' AND state = 'NSW' AND parcel_pfi LIKE 'LGT-%';
+      DELETE FROM land.land_value WHERE dataset = '${SIDE}';
+      DELETE FROM cadastre.parcel WHERE dataset = '${SIDE}' AND parcel_pfi LIKE 'LGT-%';
       DELETE FROM land.coverage WHERE dataset IN ('live', '${SIDE}', '${GDAL}') AND layer IN ('buildings', 'land-values');
       DELETE FROM public.dataset_source WHERE dataset IN ('live', '${SIDE}', '${GDAL}') AND layer IN ('buildings', 'buildings-state', 'land-values');
       DELETE FROM cadastre.parcel WHERE dataset = 'live' AND parcel_pfi LIKE 'LGT-%';
@@ -256,6 +262,37 @@ describe('ingest buildings and land-values', () => {
     });
     expect(res.body.attribution).toMatch(/Valuer General/);
     expect(res.headers['x-service-attribution']).toMatch(/Valuer General/);
+  });
+
+  it('ties the real Valuer General file to parcels: plans by number alone, several lots and strata listed', async () => {
+    // two Mudgee lots of DP802483 in the side dataset's cadastre, as the NSW DCDB writes their SPI
+    for (const lot of ['18', '17']) {
+      await db.exec(`INSERT INTO cadastre.parcel (dataset, state, parcel_pfi, parcel_spi, parcel_lot_number,
+          parcel_plan_number, area_m2, geom)
+        VALUES ('${SIDE}', 'NSW', 'LGT-MUDGEE-${lot}', '${lot}//DP802483', '${lot}', 'DP802483', 878.7,
+          ST_Multi(ST_MakeEnvelope(149.58 + ${lot} * 0.0003, -32.6, 149.5802 + ${lot} * 0.0003, -32.5998, 4326)))`);
+    }
+    const real = await ingestLandValues(db, { file: MUDGEE, state: 'NSW', dataset: SIDE, progress: quiet() });
+    expect(real).toMatchObject({
+      read: 24,
+      loaded: 2,
+      unvalued: 0,
+      snapshotDate: '2017-11-01',
+      districts: ['MID WESTERN REGIONAL'],
+    });
+    const reasons = new Map(real.unlinked.map((u) => [u.key, u.reason]));
+    expect(real.unlinked).toHaveLength(22);
+    expect(reasons.get('1255675')).toBe(`no parcel 16//DP802483 in the NSW cadastre of '${SIDE}'`);
+    expect(reasons.get('1255695')).toMatch(/"2\/37691 3\/159442" names more than one lot/);
+    expect(reasons.get('1255697')).toMatch(/"1, 2, CP\/SP40975" names more than one lot/);
+    const rows = await db.query<{ parcel_pfi: string; site_value: number; base_date: string }>(
+      `SELECT parcel_pfi, site_value, base_date::text AS base_date FROM land.land_value
+       WHERE dataset = '${SIDE}' ORDER BY parcel_pfi`,
+    );
+    expect(rows).toEqual([
+      { parcel_pfi: 'LGT-MUDGEE-17', site_value: 132_000, base_date: '2016-07-01' },
+      { parcel_pfi: 'LGT-MUDGEE-18', site_value: 132_000, base_date: '2016-07-01' },
+    ]);
   });
 
   it('loads the valuation at --base-date, replacing the earlier run', async () => {

@@ -28,7 +28,7 @@ export const BUILDING_STATES: readonly StateCode[] = ['VIC', 'NSW', 'QLD'];
 export const BUILDING_SOURCES = ['osm', 'state'] as const;
 export type BuildingSource = (typeof BUILDING_SOURCES)[number];
 
-type Credit = { readonly attribution: string; readonly license: string };
+export type Credit = { readonly attribution: string; readonly license: string };
 
 /** The words ODbL asks for, by who drew the outlines (told from the ids the file carries). */
 export const OSM_CREDIT: Credit = {
@@ -151,10 +151,10 @@ export async function ingestBuildings(db: Database, options: BuildingsIngestOpti
   return loadBuildings(db, await prepareBuildingsIngest(options));
 }
 
-const lowerKeys = (properties: Readonly<Record<string, unknown>>) =>
+export const lowerKeys = (properties: Readonly<Record<string, unknown>>) =>
   new Map(Object.entries(properties).map(([k, v]) => [k.toLowerCase(), v]));
 
-function firstOf(props: Map<string, unknown>, keys: readonly string[]): unknown {
+export function firstOf(props: Map<string, unknown>, keys: readonly string[]): unknown {
   for (const key of keys) {
     const value = props.get(key);
     if (value !== undefined && value !== null && value !== '') return value;
@@ -199,14 +199,14 @@ const hasOsmKey = (feature: SourceFeature): boolean =>
   Object.keys(feature.properties).some((k) => /^osm_(way_)?id$/i.test(k));
 
 /** The first corner of the outline, to tell which state a footprint stands in. */
-function firstCorner(geojson: string): [number, number] {
+export function firstCorner(geojson: string): [number, number] {
   const { coordinates } = JSON.parse(geojson) as { coordinates: number[][][][] };
   const [lng = 0, lat = 0] = coordinates[0]![0]![0]!;
   return [lng, lat];
 }
 
 /** The layer's credit after this load: the credits already there, and this source's if not among them. */
-async function mergedCredit(query: QueryFn, key: [string, StateCode, string], credit: Credit): Promise<Credit> {
+export async function mergedCredit(query: QueryFn, key: [string, StateCode, string], credit: Credit): Promise<Credit> {
   const [existing] = await query<Credit>(LAND.READ_DATASET_SOURCE, key);
   if (!existing) return credit;
   const parts = (text: string) => text.split(' | ').filter((p) => p !== '');

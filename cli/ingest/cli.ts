@@ -23,7 +23,9 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
        landgraph ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE] (see its --help)
 
        landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] (see its --help)
-       landgraph ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] (see its --help)`;
+       landgraph ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] (see its --help)
+       landgraph ingest soil <file> --state VIC|NSW|QLD [--clay FIELD] [--depth FIELD] (see its --help)
+       landgraph ingest easements <file> --state VIC|NSW|QLD (see its --help)`;
 
 const n = (value: number) => value.toLocaleString('en-AU');
 
@@ -94,7 +96,9 @@ function parseIngestArgs(args: string[]) {
   const [source, folder, ...extra] = parsed.positionals;
   if (source !== 'gnaf')
     throw new UsageError(
-      source ? `unknown source "${source}"` : 'name a source: gnaf, planning, hazards, buildings or land-values',
+      source
+        ? `unknown source "${source}"`
+        : 'name a source: gnaf, planning, hazards, buildings, land-values, soil or easements',
     );
   if (!folder) throw new UsageError('name the folder holding the G-NAF release');
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);

@@ -175,15 +175,24 @@ function valuationOf(record: DelimitedRecord, name: string, baseDate: string | n
   return chosen;
 }
 
+/**
+ * The Valuer General writes a deposited plan by its number alone ("18/802483" is lot 18 of
+ * DP802483; a strata plan keeps its SP): the plan type the cadastre's SPI carries is put back.
+ */
+function withPlanType(description: string): string {
+  return description.trim().replace(/^([A-Z0-9]+\/(?:[A-Z0-9]*\/)?)(\d+)$/i, '$1DP$2');
+}
+
 /** The NSW SPI of the one whole lot a description names, or why there is none. */
 export function spiOfDescription(description: string | null): { spi: string } | { reason: string } {
   if (description === null) return { reason: 'it has no PROPERTY DESCRIPTION (lot and plan)' };
   if (/^\s*PT\b|\bPART\b/i.test(description)) return { reason: `"${description}" is part of a lot` };
-  if (/[,&;]/.test(description) || /\d\s*-\s*\d[^/]*\//.test(description)) {
+  // "2/37691 3/159442": the real files list several lots of one property with spaces between
+  if (/[,&;]/.test(description) || /\d\s*-\s*\d[^/]*\//.test(description) || /\/\S*\s+\S+\//.test(description)) {
     return { reason: `"${description}" names more than one lot, valued together` };
   }
   try {
-    const ref = parseLotReference(description, 'NSW');
+    const ref = parseLotReference(withPlanType(description), 'NSW');
     if (ref.spi === null || ref.lot === null) return { reason: `"${description}" names no lot` };
     return { spi: ref.spi };
   } catch {

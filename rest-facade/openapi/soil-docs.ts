@@ -25,7 +25,11 @@ export const SOIL_SCHEMAS: Record<string, SchemaObject> = {
       },
       clay_percent: { type: 'number', minimum: 0, maximum: 100, description: 'Clay (SLGA CLY), percent.' },
       depth_m: { type: 'number', minimum: 0, description: 'Depth of soil (SLGA DES), metres.' },
-      reactivity: { enum: ['nil', 'low', 'moderate', 'high', 'very_high', 'extreme', 'problem'] },
+      reactivity: {
+        enum: ['nil', 'low', 'moderate', 'high', 'very_high', 'extreme', 'problem', null],
+        description:
+          "The source's shrink-swell class; null where the source maps none (the class then rests on clay and depth).",
+      },
       ys_estimate_mm: {
         type: 'number',
         minimum: 0,

@@ -23,7 +23,7 @@ export type SoilModel = SiteClassEstimate & {
   notice: string;
   clay_percent: number;
   depth_m: number;
-  reactivity: string;
+  reactivity: string | null;
   site_class_indicative: SiteClassEstimate['site_class'];
   band: SiteClassBand;
   polygons: number;

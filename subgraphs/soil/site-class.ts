@@ -119,13 +119,29 @@ export type SiteClassEstimate = {
   explanation: string;
 };
 
-export function estimateSiteClass(clayPercent: number, depthM: number, reactivity: Reactivity): SiteClassEstimate {
+/**
+ * `reactivity` is null where the source maps no shrink-swell class (the Soil and Landscape
+ * Grid publishes clay and depth only): the class then rests on the clay and depth figures.
+ */
+export function estimateSiteClass(
+  clayPercent: number,
+  depthM: number,
+  reactivity: Reactivity | null,
+): SiteClassEstimate {
   const ys = ysFromClay(clayPercent, depthM);
   const fromClay = classOfYs(ys);
+  const figures = `${clayPercent} % clay over ${depthM} m of soil suggests ys of about ${ys} mm (class ${fromClay})`;
+  if (reactivity === null) {
+    return {
+      site_class: fromClay,
+      ys_estimate_mm: ys,
+      basis: 'clay_and_depth',
+      explanation: `${figures}; the source maps no shrink-swell class, so ${fromClay} stands.`,
+    };
+  }
   const fromReactivity = CLASS_OF_REACTIVITY[reactivity];
   const byReactivity = severity(fromReactivity) > severity(fromClay);
   const siteClass = byReactivity ? fromReactivity : fromClay;
-  const figures = `${clayPercent} % clay over ${depthM} m of soil suggests ys of about ${ys} mm (class ${fromClay})`;
   const mapped = `the source maps the soil's shrink-swell class as ${reactivity.replace('_', ' ')} (class ${fromReactivity})`;
   const kept = fromReactivity === fromClay ? `both give ${siteClass}` : `the more severe, ${siteClass}, is kept`;
   return {

@@ -6,7 +6,8 @@ export type SoilPolygonRow = {
   id: string;
   clay_percent: number;
   depth_m: number;
-  reactivity: Reactivity;
+  /** Null where the source maps no shrink-swell class. */
+  reactivity: Reactivity | null;
   source: string;
   /** ISO date. */
   source_date: string;
