@@ -325,7 +325,7 @@ describe('landgraph ingest hazards', () => {
       expect(stderr).toMatch(/^landgraph ingest hazards: the sandbox dataset is generated/);
       stderr = '';
       expect(await runIngestHazardsCommand([SAMPLE])).toBe(2);
-      expect(stderr).toContain('name the state the data belongs to with --state (VIC)');
+      expect(stderr).toContain('name the state the data belongs to with --state (VIC, NSW or QLD)');
       expect(stderr).toContain('Usage: landgraph ingest hazards <file>');
     } finally {
       err.mockRestore();
