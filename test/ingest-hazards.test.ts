@@ -437,6 +437,12 @@ describe('landgraph ingest hazards', () => {
     await expect(ingest({ file: renamed, state: 'NSW', dataset: SIDE, layout: 'qld-flood-hazard' })).rejects.toThrow(
       /--layout qld-flood-hazard is QLD's; give --state QLD/,
     );
+    await expect(ingest({ file: REGISTER, state: 'NSW', dataset: SIDE })).rejects.toThrow(
+      /--state NSW: no contamination register layout is read for NSW so far/,
+    );
+    await expect(ingest({ file: SAMPLE, state: 'NSW', dataset: SIDE })).rejects.toThrow(
+      /is in no NSW hazard layout this reader knows .* the layouts for NSW: nsw-bfpl, nsw-flood-planning/,
+    );
     await expect(ingest({ file: BFPL, state: 'NSW', dataset: SIDE, kind: 'flood' })).rejects.toThrow(
       /--kind flood: BFPL20250529_fixture\.geojson is the NSW RFS Bush Fire Prone Land, which maps bushfire/,
     );

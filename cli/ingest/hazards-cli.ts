@@ -28,7 +28,9 @@ export const HAZARDS_USAGE = `Usage: landgraph ingest hazards <file> --state VIC
                         BPA_BUFFER (potential impact buffer) low; or SPP Flood hazard area Level 1, the Queensland
                         floodplain assessment overlay (sub_name, sub_number): FLOOD_HAZARD_MEDIUM
   --state CODE     the state the data belongs to (VIC, NSW, QLD)
-  --layout NAME    the file's layout where its attributes do not tell it: ${LAYOUT_NAMES.join(', ')}
+  --layout NAME    the file's layout where its attributes do not tell it, one of
+                   ${LAYOUT_NAMES.slice(0, 3).join(', ')},
+                   ${LAYOUT_NAMES.slice(3).join(', ')}
   --kind KIND      load only this hazard's areas (a register is contamination); coverage is written for
                    this kind, else for each hazard the file holds
   --coverage FILE  polygons of the area the data covers, e.g. the LGA or state boundary (default: per LGA the
