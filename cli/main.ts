@@ -38,8 +38,9 @@ const USAGE = `Usage: landgraph <command>
                             load a G-NAF release (resumable; --force reloads completed files)
   ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage FILE] [--dataset live] [--snapshot ID]
                             load a Vicmap Planning layer (GeoJSON or shapefile) in one transaction
-  ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE] [--dataset live] [--snapshot ID]
-                            load the hazard overlays of a Vicmap Planning overlay layer, or a contamination register CSV
+  ingest hazards <file> --state VIC|NSW|QLD [--layout NAME] [--kind flood|bushfire|contamination] [--coverage FILE] [--dataset live] [--snapshot ID]
+                            load a state hazard layer (Vicmap Planning overlays, VIC BPA, NSW bush fire prone land or
+                            flood planning, QLD bushfire prone area or flood hazard), or a contamination register CSV
   ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] [--dataset live] [--snapshot ID]
                             load building footprints (GeoJSON, line-delimited GeoJSON or shapefile)
   ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] [--dataset live] [--snapshot ID]

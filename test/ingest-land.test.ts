@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Feature } from 'geojson';
+import { serialize as serializeFgb } from 'flatgeobuf/lib/mjs/geojson.js';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingestBuildings, type BuildingsIngestResult } from '../cli/ingest/buildings.ts';
@@ -33,6 +35,7 @@ const CAMPUS = '143.889,-37.629,143.896,-37.624';
 /** A dataset nobody serves, for runs that need not be read through the routes. */
 const SIDE = 'land_test';
 const GDAL = 'land_test_gdal';
+const FGB = 'land_test_fgb';
 const SNAPSHOT = 'osm-ballarat-2026-05-09';
 
 /** Two NSW test parcels (lots 1 and 2 of DP1234567) side by side in Parramatta, live. */
@@ -55,12 +58,12 @@ describe('ingest buildings and land-values', () => {
 
   async function cleanUp() {
     await db.exec(`
-      DELETE FROM land.building_footprint WHERE dataset IN ('live', '${SIDE}', '${GDAL}') AND state = 'VIC';
+      DELETE FROM land.building_footprint WHERE dataset IN ('live', '${SIDE}', '${GDAL}', '${FGB}') AND state = 'VIC';
       DELETE FROM land.land_value WHERE dataset = 'live' AND state = 'NSW' AND parcel_pfi LIKE 'LGT-%';
       DELETE FROM land.land_value WHERE dataset = '${SIDE}';
       DELETE FROM cadastre.parcel WHERE dataset = '${SIDE}' AND parcel_pfi LIKE 'LGT-%';
-      DELETE FROM land.coverage WHERE dataset IN ('live', '${SIDE}', '${GDAL}') AND layer IN ('buildings', 'land-values');
-      DELETE FROM public.dataset_source WHERE dataset IN ('live', '${SIDE}', '${GDAL}') AND layer IN ('buildings', 'buildings-state', 'land-values');
+      DELETE FROM land.coverage WHERE dataset IN ('live', '${SIDE}', '${GDAL}', '${FGB}') AND layer IN ('buildings', 'land-values');
+      DELETE FROM public.dataset_source WHERE dataset IN ('live', '${SIDE}', '${GDAL}', '${FGB}') AND layer IN ('buildings', 'buildings-state', 'land-values');
       DELETE FROM cadastre.parcel WHERE dataset = 'live' AND parcel_pfi LIKE 'LGT-%';
       DELETE FROM cadastre.coverage WHERE dataset = 'live' AND name = 'LGT PARRAMATTA';
       DELETE FROM public.dataset_source WHERE dataset = 'live' AND layer = 'cadastre' AND state = 'NSW' AND snapshot_id = 'lgt-test';`);
@@ -188,6 +191,25 @@ describe('ingest buildings and land-values', () => {
     expect(ms.credit.attribution).toContain('Microsoft');
     // the side dataset already held OpenStreetMap's outlines: both credits now stand
     expect(ms.credit.attribution).toMatch(/OpenStreetMap.* \| .*Microsoft/);
+  });
+
+  it('reads the same footprints from FlatGeobuf (the shared reader), with their OSM ids', async () => {
+    const features = SAMPLE_LINES.map((l) => JSON.parse(l) as Feature);
+    const fgb = join(dir, 'mt-helen.fgb');
+    writeFileSync(fgb, serializeFgb({ type: 'FeatureCollection', features }, 4326));
+    const result = await ingestBuildings(db, { file: fgb, state: 'VIC', dataset: FGB, progress: quiet() });
+    expect(result).toMatchObject({
+      read: 14,
+      loaded: 14,
+      refused: [],
+      file: { format: 'FlatGeobuf', crs: 'WGS 84 (EPSG:4326)' },
+    });
+    const ids = await db.query<{ id: string }>(
+      `SELECT id FROM land.building_footprint WHERE dataset = '${FGB}' ORDER BY id`,
+    );
+    expect(ids.map((r) => r.id)).toEqual(
+      features.map((f) => String((f.properties as Record<string, unknown>)['@id'])).sort(),
+    );
   });
 
   it('refuses the sandbox dataset, and a malformed line naming its number, writing nothing', async () => {

@@ -20,7 +20,7 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
   --release NAME  names the release for resuming and credits (default: the release folder's name)
   --force         reload files an earlier run of this release completed
        landgraph ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage FILE] (see its --help)
-       landgraph ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE] (see its --help)
+       landgraph ingest hazards <file> --state VIC|NSW|QLD [--layout NAME] [--kind flood|bushfire|contamination] [--coverage FILE] (see its --help)
 
        landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] (see its --help)
        landgraph ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] (see its --help)

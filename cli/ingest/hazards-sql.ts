@@ -30,6 +30,19 @@ export const UPSERT_OVERLAYS = `WITH input AS (
 SELECT seq, (validity).valid AS valid, (validity).reason AS reason, NOT ST_IsEmpty(geom) AS usable
 FROM mended ORDER BY seq`;
 
+/**
+ * Classified vegetation for the BAL from overlays this run wrote ($3 their ids, $4 each one's
+ * AS 3959 class): the overlay's mended geometry, under the overlay's id with ':vegetation', so
+ * a rerun replaces it. Answers one row per polygon written.
+ */
+export const UPSERT_VEGETATION_FROM_OVERLAYS = `INSERT INTO hazards.vegetation (dataset, id, state, vegetation_class, geom)
+SELECT o.dataset, o.id || ':vegetation', $2::text, v.vegetation_class, o.geom
+FROM unnest($3::text[], $4::text[]) AS v(id, vegetation_class)
+JOIN hazards.overlay o ON o.dataset = $1::text AND o.id = v.id
+ON CONFLICT (dataset, id) DO UPDATE SET state = EXCLUDED.state, vegetation_class = EXCLUDED.vegetation_class,
+  geom = EXCLUDED.geom
+RETURNING 1`;
+
 /** Register sites, one point each, replacing the row of the same id. */
 export const UPSERT_SITES = `INSERT INTO hazards.contamination_site (dataset, id, state, name, status, register, snapshot_date, geom)
 SELECT $1::text, t.id, $2::text, t.name, t.status, t.register, t.snapshot_date::date, ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326)
@@ -109,4 +122,5 @@ ON CONFLICT (dataset, layer, state) DO UPDATE SET
 
 export const COUNT_COVERAGE = `SELECT kind, count(*)::int AS n FROM hazards.coverage WHERE dataset = $1 AND state = $2 GROUP BY kind ORDER BY kind`;
 
-export const ANALYZE_HAZARDS_TABLES = 'ANALYZE hazards.overlay, hazards.contamination_site, hazards.coverage';
+export const ANALYZE_HAZARDS_TABLES =
+  'ANALYZE hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage';

@@ -1,8 +1,11 @@
 /**
  * Loads published hazard data into the hazards tables of one dataset ('live' by default): the
- * hazard overlays of a Vicmap Planning PLAN_OVERLAY file (GeoJSON or shapefile, read by the
- * planning ingest's reader and attribute layout) or a contamination register CSV with
- * coordinates, with the area each hazard's data covers and the credit its answers carry.
+ * hazard overlays of a Vicmap Planning PLAN_OVERLAY file (read by the planning ingest's reader
+ * and attribute layout), a state hazard layer (VIC bushfire prone area, NSW bush fire prone
+ * land and flood planning, QLD bushfire prone area and flood hazard; hazards-state-layouts.ts),
+ * or a contamination register CSV with coordinates, with the area each hazard's data covers
+ * and the credit its answers carry. NSW bush fire prone land's vegetation categories are also
+ * loaded as classified vegetation for the BAL.
  *
  * As in the planning ingest (planning.ts), everything checkable is checked before writing,
  * then the run is one transaction: rows, coverage and the credit together or not at all. Rows
@@ -18,6 +21,7 @@ import { type CsvTable, readCsv } from './csv.ts';
 import { IngestError } from './gnaf-release.ts';
 import { checkKind, HAZARD_KINDS, hazardOfOverlay, type RegisterColumn, registerColumns } from './hazards-layout.ts';
 import * as SQL from './hazards-sql.ts';
+import { chooseLayout, RefusedArea, type StateHazardLayout, squash, valueOf } from './hazards-state-layouts.ts';
 import { checkDataset, inFileOrder, snapshotId } from './planning.ts';
 import { cleanPolygons, RefusedGeometry } from './planning-geometry.ts';
 import { coverageName, type LayoutPlan, planLayout, RefusedAttributes } from './planning-layout.ts';
@@ -27,9 +31,11 @@ import { type FeatureSource, openFeatureSource } from './planning-source.ts';
 import { Progress } from './progress.ts';
 
 export interface HazardsIngestOptions {
-  /** A PLAN_OVERLAY GeoJSON or shapefile, or a register .csv. */
+  /** A PLAN_OVERLAY or state hazard layer (GeoJSON, GeoJSONSeq, FlatGeobuf or shapefile), or a register .csv. */
   file: string;
   state: string;
+  /** The file's layout (hazards-state-layouts.ts LAYOUT_NAMES), when its attribute names do not tell it. */
+  layout?: string;
   /** Only this hazard (an overlay file's other hazards are skipped); a register is contamination. */
   kind?: string;
   /** Polygons of the area the data covers; by default see COVERAGE_FROM_OVERLAYS / COVERAGE_FROM_SITES. */
@@ -53,10 +59,18 @@ export interface HazardsIngestResult {
   readonly snapshot: string;
   /** The date answers give as the hazards' freshness. */
   readonly snapshotDate: string;
-  readonly source: { readonly file: string; readonly format: string; readonly what: 'overlays' | 'register' };
+  readonly source: {
+    readonly file: string;
+    readonly format: string;
+    readonly what: 'overlays' | 'register' | 'layer';
+    /** The layer's title (the state layouts; Vicmap Planning PLAN_OVERLAY or the register otherwise). */
+    readonly layout: string;
+  };
   readonly kinds: readonly KindCount[];
   /** Overlays that are not hazards (HO, DDO...) or not the --kind asked for. */
   readonly skipped: number;
+  /** Classified vegetation polygons written for the BAL (NSW bush fire prone land categories). */
+  readonly vegetation: number;
   readonly refused: readonly FeatureNote[];
   readonly repaired: readonly FeatureNote[];
   readonly coverage: {
@@ -71,14 +85,16 @@ export interface HazardsIngestResult {
 
 type Credit = { readonly attribution: string; readonly license: string };
 
-/** Whose data each input is, per state: only the Victorian layouts are read so far. */
+/** Whose data the Victorian overlays and register are; the state layers carry their own (hazards-state-layouts.ts). */
 const HAZARD_SOURCES: Partial<
-  Record<StateCode, { overlays: Credit & { source: string }; register: Credit & { register: string } }>
+  Record<StateCode, { overlays?: Credit & { source: string }; register?: Credit & { register: string } }>
 > = {
   VIC: {
     overlays: { source: 'Vicmap Planning', attribution: VICMAP_PLANNING_ATTRIBUTION, license: VICMAP_PLANNING_LICENSE },
     register: { register: SQL.EPA_VIC_REGISTER, attribution: SQL.EPA_VIC_ATTRIBUTION, license: 'CC BY 4.0' },
   },
+  NSW: {},
+  QLD: {},
 };
 
 const DEFAULT_BATCH_ROWS = 500;
@@ -88,9 +104,7 @@ function checkState(value: string) {
   if (!isStateCode(state)) throw new IngestError(`unknown state "${value}": one of ${STATES.join(', ')}`);
   const sources = HAZARD_SOURCES[state];
   if (!sources) {
-    throw new IngestError(
-      `--state ${state}: only Victoria's layouts (Vicmap Planning overlays, the EPA Victoria register) are read so far`,
-    );
+    throw new IngestError(`--state ${state}: hazard layouts are read for VIC, NSW and QLD only so far`);
   }
   return { state, sources };
 }
@@ -102,6 +116,7 @@ function snapshotDate(snapshot: string, file: string): string {
 
 type Input =
   | { readonly what: 'overlays'; readonly source: FeatureSource; readonly plan: LayoutPlan }
+  | { readonly what: 'layer'; readonly source: FeatureSource; readonly layout: StateHazardLayout }
   | { readonly what: 'register'; readonly table: CsvTable; readonly columns: Partial<Record<RegisterColumn, number>> };
 
 export interface PreparedHazardsIngest {
@@ -129,6 +144,11 @@ export async function prepareHazardsIngest(options: HazardsIngestOptions): Promi
   if (register && kind !== undefined && kind !== 'contamination') {
     throw new IngestError(`--kind ${kind}: a register CSV lists contaminated sites, so its kind is contamination`);
   }
+  if (register && !sources.register) {
+    throw new IngestError(
+      `--state ${state}: no contamination register layout is read for ${state} so far (VIC's EPA register is)`,
+    );
+  }
   let input: Input;
   if (register) {
     if (!statSync(options.file, { throwIfNoEntry: false })?.isFile()) {
@@ -138,16 +158,32 @@ export async function prepareHazardsIngest(options: HazardsIngestOptions): Promi
     input = { what: 'register', table, columns: registerColumns(basename(options.file), table.header) };
   } else {
     const source = await openFeatureSource(options.file);
-    input = { what: 'overlays', source, plan: planLayout(source.name, source.fields, 'overlay') };
+    const layout = chooseLayout(state, source.name, source.fields, options.layout);
+    if (layout) {
+      if (kind !== undefined && !layout.kinds.includes(kind)) {
+        throw new IngestError(
+          `--kind ${kind}: ${source.name} is the ${layout.title}, which maps ${layout.kinds.join(', ')}`,
+        );
+      }
+      input = { what: 'layer', source, layout };
+    } else {
+      input = { what: 'overlays', source, plan: planLayout(source.name, source.fields, 'overlay') };
+    }
   }
   const snapshot = snapshotId(options.snapshot, options.file);
-  const credit = register ? sources.register : sources.overlays;
+  const credit =
+    input.what === 'layer' ? input.layout.credit : input.what === 'register' ? sources.register! : sources.overlays!;
   return {
     dataset,
     state,
     kind: register ? 'contamination' : kind,
     credit,
-    sourceName: register ? sources.register.register : sources.overlays.source,
+    sourceName:
+      input.what === 'layer'
+        ? input.layout.source
+        : input.what === 'register'
+          ? sources.register!.register
+          : sources.overlays!.source,
     file: basename(options.file),
     input,
     coverage: options.coverage === undefined ? undefined : await openFeatureSource(options.coverage),
@@ -169,6 +205,7 @@ class Tally {
   readonly repaired: FeatureNote[] = [];
   readonly areas = new Map<string, string[]>();
   skipped = 0;
+  vegetation = 0;
 
   count(kind: HazardKind): KindCount {
     let count = this.counts.get(kind);
@@ -191,6 +228,8 @@ class Tally {
 
 type PendingOverlay = {
   id: string;
+  /** The AS 3959 class its vegetation counts as, for the layers that classify fuel. */
+  vegetation?: string;
   kind: HazardKind;
   code: string;
   description: string;
@@ -211,6 +250,62 @@ function zoneCode(properties: Readonly<Record<string, unknown>>): string {
 /** Overlays without an LGA still need an area to fall in; this name keeps them apart from any council's. */
 const UNNAMED_AREA = 'OVERLAYS WITHOUT AN LGA';
 
+/** Writes a batch of overlay rows (and their vegetation), tallying what PostGIS could not keep. */
+async function writeOverlays(
+  query: QueryFn,
+  run: PreparedHazardsIngest,
+  rows: readonly PendingOverlay[],
+  tally: Tally,
+): Promise<void> {
+  const outcomes = await query<{ seq: number; valid: boolean; reason: string | null; usable: boolean }>(
+    SQL.UPSERT_OVERLAYS,
+    [
+      run.dataset,
+      run.state,
+      rows.map((_, i) => i),
+      rows.map((r) => r.id),
+      rows.map((r) => r.kind),
+      rows.map((r) => r.code),
+      rows.map((r) => r.description),
+      rows.map((r) => r.severity),
+      rows.map(() => run.sourceName),
+      rows.map(() => run.snapshotDate),
+      rows.map((r) => r.geojson),
+    ],
+  );
+  for (const outcome of outcomes) {
+    const row = rows[outcome.seq];
+    if (!row) throw new Error(`the overlay batch answered for row ${outcome.seq}, which it was not sent`);
+    if (!outcome.usable) {
+      tally.refuse(row.kind, {
+        ...row.note,
+        reason: `its geometry has no area left once mended${outcome.reason ? ` (${outcome.reason})` : ''}`,
+      });
+      continue;
+    }
+    tally.count(row.kind).loaded += 1;
+    const repairs = [
+      ...row.repairs,
+      ...(outcome.valid ? [] : [`mended by ST_MakeValid: ${outcome.reason ?? 'invalid'}`]),
+    ];
+    if (repairs.length > 0) tally.repaired.push({ ...row.note, reason: repairs.join('; ') });
+    const ids = tally.areas.get(row.area) ?? [];
+    ids.push(row.id);
+    tally.areas.set(row.area, ids);
+  }
+  const usable = new Set(outcomes.filter((o) => o.usable).map((o) => o.seq));
+  const fuel = rows.filter((r, i) => r.vegetation !== undefined && usable.has(i));
+  if (fuel.length > 0) {
+    const written = await query(SQL.UPSERT_VEGETATION_FROM_OVERLAYS, [
+      run.dataset,
+      run.state,
+      fuel.map((r) => r.id),
+      fuel.map((r) => r.vegetation!),
+    ]);
+    tally.vegetation += written.length;
+  }
+}
+
 async function loadOverlays(
   query: QueryFn,
   run: PreparedHazardsIngest,
@@ -223,42 +318,7 @@ async function loadOverlays(
     if (batch.length === 0) return;
     const rows = batch;
     batch = [];
-    const outcomes = await query<{ seq: number; valid: boolean; reason: string | null; usable: boolean }>(
-      SQL.UPSERT_OVERLAYS,
-      [
-        run.dataset,
-        run.state,
-        rows.map((_, i) => i),
-        rows.map((r) => r.id),
-        rows.map((r) => r.kind),
-        rows.map((r) => r.code),
-        rows.map((r) => r.description),
-        rows.map((r) => r.severity),
-        rows.map(() => run.sourceName),
-        rows.map(() => run.snapshotDate),
-        rows.map((r) => r.geojson),
-      ],
-    );
-    for (const outcome of outcomes) {
-      const row = rows[outcome.seq];
-      if (!row) throw new Error(`the overlay batch answered for row ${outcome.seq}, which it was not sent`);
-      if (!outcome.usable) {
-        tally.refuse(row.kind, {
-          ...row.note,
-          reason: `its geometry has no area left once mended${outcome.reason ? ` (${outcome.reason})` : ''}`,
-        });
-        continue;
-      }
-      tally.count(row.kind).loaded += 1;
-      const repairs = [
-        ...row.repairs,
-        ...(outcome.valid ? [] : [`mended by ST_MakeValid: ${outcome.reason ?? 'invalid'}`]),
-      ];
-      if (repairs.length > 0) tally.repaired.push({ ...row.note, reason: repairs.join('; ') });
-      const ids = tally.areas.get(row.area) ?? [];
-      ids.push(row.id);
-      tally.areas.set(row.area, ids);
-    }
+    await writeOverlays(query, run, rows, tally);
   };
   const seen = new Map<string, number>();
   const task = run.progress.task(`${run.state} ${source.name}`);
@@ -313,6 +373,91 @@ async function loadOverlays(
   }
   await flush();
   task.done(tally.loaded, `${tally.loaded} hazard overlays loaded, ${tally.skipped} other overlays skipped`);
+}
+
+/** A feature's id in a state layer: its own identifier where the layer has one, else a hash of what it is and where. */
+function layerRowId(
+  run: PreparedHazardsIngest,
+  layout: StateHazardLayout,
+  properties: Readonly<Record<string, unknown>>,
+  code: string,
+  geojson: string,
+): string {
+  const own = valueOf(properties, layout.idFields.map(squash));
+  const key =
+    own !== undefined
+      ? own.replace(/\.0+$/, '')
+      : createHash('sha256').update(`${code}|${geojson}`).digest('hex').slice(0, 16);
+  return `${run.state}:${layout.id}:${key}`;
+}
+
+/** A state hazard layer: every feature is one hazard area, classified by its layout. */
+async function loadLayer(
+  query: QueryFn,
+  run: PreparedHazardsIngest,
+  input: Extract<Input, { what: 'layer' }>,
+  tally: Tally,
+): Promise<void> {
+  const { source, layout } = input;
+  const fileArea = run.file.replace(/\.[^.]+$/, '').toUpperCase();
+  let batch: PendingOverlay[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const rows = batch;
+    batch = [];
+    await writeOverlays(query, run, rows, tally);
+  };
+  const seen = new Map<string, number>();
+  const task = run.progress.task(`${run.state} ${source.name}`);
+  for await (const feature of source.features()) {
+    task.update(feature.index, source.count ? feature.index / source.count : undefined);
+    const note = { file: source.name, feature: feature.index, key: null };
+    let area;
+    try {
+      area = layout.classify(feature.properties);
+    } catch (error) {
+      if (!(error instanceof RefusedArea)) throw error;
+      tally.refuse(layout.kinds[0]!, { ...note, reason: error.message });
+      continue;
+    }
+    if (run.kind !== undefined && area.kind !== run.kind) {
+      tally.skipped += 1;
+      continue;
+    }
+    tally.count(area.kind).read += 1;
+    let clean;
+    try {
+      clean = cleanPolygons(feature.geometry, { file: source.name, crs: source.crs, feature: feature.index });
+    } catch (error) {
+      if (!(error instanceof RefusedGeometry)) throw error;
+      tally.refuse(area.kind, { ...note, reason: error.message });
+      continue;
+    }
+    const id = layerRowId(run, layout, feature.properties, area.code, clean.geojson);
+    const keyed = { ...note, key: `${area.code} ${id.slice(id.lastIndexOf(':') + 1)}` };
+    const first = seen.get(id);
+    if (first !== undefined) {
+      tally.refuse(area.kind, { ...keyed, reason: `it repeats the id of feature ${first}` });
+      continue;
+    }
+    seen.set(id, feature.index);
+    const named = valueOf(feature.properties, layout.areaFields.map(squash));
+    batch.push({
+      id,
+      kind: area.kind,
+      code: area.code,
+      description: area.description,
+      severity: area.severity,
+      area: named === undefined ? fileArea : named.toUpperCase(),
+      geojson: clean.geojson,
+      repairs: clean.repairs,
+      note: keyed,
+      ...(area.vegetation ? { vegetation: area.vegetation } : {}),
+    });
+    if (batch.length >= run.batchRows) await flush();
+  }
+  await flush();
+  task.done(tally.loaded, `${tally.loaded} ${layout.title} areas loaded`);
 }
 
 async function loadRegister(
@@ -430,13 +575,16 @@ export async function loadHazards(db: Database, run: PreparedHazardsIngest): Pro
   const outcome = await db.transaction(async (query) => {
     const tally = new Tally();
     if (input.what === 'overlays') await loadOverlays(query, run, input, tally);
+    else if (input.what === 'layer') await loadLayer(query, run, input, tally);
     else await loadRegister(query, run, input, tally);
     if (tally.loaded === 0) {
       const first = inFileOrder(tally.refused)[0];
       const what =
         input.what === 'overlays'
           ? `no hazard overlay (${['FO', 'LSIO', 'SBO', 'BMO', 'EAO'].join(', ')}${run.kind ? ` of kind ${run.kind}` : ''}) of ${run.file} could be loaded`
-          : `no site of ${run.file} could be loaded`;
+          : input.what === 'layer'
+            ? `no ${input.layout.title} area${run.kind ? ` of kind ${run.kind}` : ''} of ${run.file} could be loaded`
+            : `no site of ${run.file} could be loaded`;
       throw new IngestError(`${what}${first ? ` (feature ${first.feature}: ${first.reason})` : ''}`);
     }
     const refused = [...tally.refused];
@@ -454,7 +602,7 @@ export async function loadHazards(db: Database, run: PreparedHazardsIngest): Pro
       let fromPlanning = false;
       for (const [name, ids] of tally.areas) {
         const written = await query<{ name: string; planning?: boolean }>(
-          input.what === 'overlays' ? SQL.COVERAGE_FROM_OVERLAYS : SQL.COVERAGE_FROM_SITES,
+          input.what === 'register' ? SQL.COVERAGE_FROM_SITES : SQL.COVERAGE_FROM_OVERLAYS,
           [dataset, state, kinds, name, run.snapshotDate, ids],
         );
         if (written.length > 0) names.push(name);
@@ -465,7 +613,9 @@ export async function loadHazards(db: Database, run: PreparedHazardsIngest): Pro
           ? `the box around the sites of ${run.file}`
           : fromPlanning
             ? `the planning coverage of each LGA, else the box around its overlays in ${run.file}`
-            : `the box around each LGA's overlays in ${run.file}`;
+            : input.what === 'layer'
+              ? `the box around the areas of ${run.file}${input.layout.areaFields.length > 0 ? ' (per LGA where it names one)' : ''}`
+              : `the box around each LGA's overlays in ${run.file}`;
       coverage = { from, kinds, names };
     }
     await query(SQL.WRITE_HAZARDS_SOURCE, [dataset, state, run.credit.attribution, run.credit.license, run.snapshot]);
@@ -480,11 +630,18 @@ export async function loadHazards(db: Database, run: PreparedHazardsIngest): Pro
     snapshotDate: run.snapshotDate,
     source: {
       file: run.file,
-      format: input.what === 'overlays' ? `${input.source.format}, ${input.source.crs}` : 'CSV',
+      format: input.what === 'register' ? 'CSV' : `${input.source.format}, ${input.source.crs}`,
       what: input.what,
+      layout:
+        input.what === 'layer'
+          ? input.layout.title
+          : input.what === 'overlays'
+            ? 'Vicmap Planning PLAN_OVERLAY'
+            : run.sourceName,
     },
     kinds: HAZARD_KINDS.flatMap((kind) => outcome.tally.counts.get(kind) ?? []),
     skipped: outcome.tally.skipped,
+    vegetation: outcome.tally.vegetation,
     refused: inFileOrder(outcome.refused),
     repaired: inFileOrder(outcome.tally.repaired),
     coverage: outcome.coverage,

@@ -1,6 +1,7 @@
 /**
- * Features of a planning file, GeoJSON or shapefile, one at a time with their attributes as
- * published. A shapefile streams record by record, so a statewide Vicmap layer never sits in
+ * Features of a planning file, GeoJSON, line-delimited GeoJSON, FlatGeobuf or shapefile, one at
+ * a time with their attributes as published. A shapefile streams record by record (FlatGeobuf
+ * and GeoJSONSeq likewise, see flatgeobuf.ts and geojsonseq.ts), so a statewide Vicmap layer never sits in
  * memory whole; GeoJSON has no streaming parser here and is read at once, which holds up to
  * a few hundred megabytes (a larger export loads as line-delimited GeoJSON or a shapefile).
  */
@@ -8,6 +9,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { open as openShapefile } from 'shapefile';
+import { FLATGEOBUF_EXTENSIONS, openFlatGeobuf } from './flatgeobuf.ts';
 import { IngestError } from './gnaf-release.ts';
 import { GEOJSONSEQ_EXTENSIONS, openGeoJsonSeq } from './geojsonseq.ts';
 import { checkLngLat, geoJsonCrs, prjCrs } from './planning-crs.ts';
@@ -23,7 +25,7 @@ export interface FeatureSource {
   readonly path: string;
   /** The file's name, for messages and the default snapshot id. */
   readonly name: string;
-  readonly format: 'GeoJSON' | 'GeoJSONSeq' | 'shapefile';
+  readonly format: 'GeoJSON' | 'GeoJSONSeq' | 'FlatGeobuf' | 'shapefile';
   readonly crs: string;
   /** Attribute names of the first feature, in the file's order. */
   readonly fields: readonly string[];
@@ -43,8 +45,9 @@ export async function openFeatureSource(path: string): Promise<FeatureSource> {
   if (extension === '.geojson' || extension === '.json') return openGeoJson(path);
   if (extension === '.shp') return openShp(path);
   if (GEOJSONSEQ_EXTENSIONS.includes(extension)) return openGeoJsonSeq(path);
+  if (FLATGEOBUF_EXTENSIONS.includes(extension)) return openFlatGeobuf(path);
   throw new IngestError(
-    `${basename(path)}: give a GeoJSON file (.geojson, .json), line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(', ')}) or a shapefile (.shp with its .dbf and .prj beside it)`,
+    `${basename(path)}: give a GeoJSON file (.geojson, .json), line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(', ')}), FlatGeobuf (.fgb) or a shapefile (.shp with its .dbf and .prj beside it)`,
   );
 }
 
