@@ -10,8 +10,8 @@ import { seconds } from './progress.ts';
 import { formatCount, noteLines, parseFileArgs, runIngest } from './run.ts';
 
 export const EASEMENTS_USAGE = `Usage: landgraph ingest easements <file> --state VIC|NSW|QLD [--dataset live] [--snapshot ID]
-  <file>           a state cadastre's easement polygons as GeoJSON, line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(' ')})
-                   or a shapefile's .shp, in longitude/latitude: the NSW DCDB easement layer (cadid, planlabel),
+  <file>           a state cadastre's easement polygons as GeoJSON, line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(' ')}),
+                   FlatGeobuf (.fgb) or a shapefile's .shp, in longitude/latitude: the NSW DCDB easement layer (cadid, planlabel),
                    Vicmap Property easements (PFI, PLAN_NUMBER) or the Queensland DCDB's (LOT, PLAN, LOTPLAN).
                    The purpose and width are read where the layer gives them (a purpose or description such
                    as "DRAINAGE 3 WIDE"), else recorded as unknown. Each easement is tied to the parcels it lies

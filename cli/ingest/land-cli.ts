@@ -14,8 +14,8 @@ import { formatCount, noteLines, parseFileArgs, runIngest } from './run.ts';
 export const BUILDINGS_USAGE = `Usage: landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] [--dataset live]
                                  [--snapshot ID]
   <file>           building footprints as GeoJSON, line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(' ')}; one
-                   Feature a line, read as a stream, e.g. Microsoft's Australia building footprints) or a
-                   shapefile's .shp; in longitude/latitude. Only footprints inside --state are loaded.
+                   Feature a line, read as a stream, e.g. Microsoft's Australia building footprints), FlatGeobuf
+                   (.fgb) or a shapefile's .shp; in longitude/latitude. Only footprints inside --state are loaded.
                    Heights and storeys are kept where the source tags them (height, building:levels).
   --state CODE     the state to load (VIC, NSW or QLD)
   --source NAME    osm: OpenStreetMap or Microsoft outlines, credited ODbL (default); state: the state's

@@ -15,7 +15,7 @@ import { formatCount, formatTable, noteLines, parseFileArgs, runIngest } from '.
 
 export const PLANNING_USAGE = `Usage: landgraph ingest planning <file> --state VIC [--layer zone|overlay|ugb] [--coverage <file>]
                                 [--dataset live] [--snapshot ID]
-  <file>           a Vicmap Planning layer (PLAN_ZONE, PLAN_OVERLAY or the UGB) as GeoJSON, or a shapefile's .shp
+  <file>           a Vicmap Planning layer (PLAN_ZONE, PLAN_OVERLAY or the UGB) as GeoJSON, FlatGeobuf (.fgb) or a shapefile's .shp
                    with its .dbf and .prj beside it; in longitude/latitude (WGS 84, GDA94 or GDA2020)
   --state CODE     the state the layer belongs to (VIC)
   --layer NAME     zone, overlay or ugb (default: from the file's name, else each feature's description)

@@ -13,8 +13,8 @@ import { formatCount, noteLines, parseFileArgs, runIngest } from './run.ts';
 export const SOIL_USAGE = `Usage: landgraph ingest soil <file> --state VIC|NSW|QLD [--clay FIELD] [--depth FIELD] [--depth-unit m|cm|mm]
                             [--reactivity FIELD] [--product TEXT] [--attribution TEXT --license TEXT]
                             [--dataset live] [--snapshot ID]
-  <file>              soil polygons as GeoJSON, line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(' ')}) or a shapefile's
-                      .shp, in longitude/latitude, each with a clay content (percent) and a depth of soil: the Soil
+  <file>              soil polygons as GeoJSON, line-delimited GeoJSON (${GEOJSONSEQ_EXTENSIONS.join(' ')}), FlatGeobuf
+                      (.fgb) or a shapefile's .shp, in longitude/latitude, each with a clay content (percent) and a depth of soil: the Soil
                       and Landscape Grid of Australia summarised over polygons, by its names CLY (or its slices
                       CLY_000_005_EV..CLY_100_200_EV, averaged over the soil depth) and DES (metres). Polygons
                       without usable figures are listed and left out. Maps of soil landscape codes only (eSPADE,
