@@ -3,6 +3,7 @@ import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { BalEstimate } from './bal.ts';
+import type { RequiredGroundProfile } from './slope.ts';
 import type { HazardKind, HazardRow } from './sql.ts';
 import { HAZARD_AT_POINTS } from './sql.ts';
 
@@ -12,6 +13,8 @@ export type HazardsProperty = {
   parcel_pfi: string | null;
   state: string;
   location: { lat: number; lng: number } | null;
+  /** The ground around the point, from the terrain subgraph through @requires; null when not asked or not answered. */
+  ground_profile?: RequiredGroundProfile | null;
 };
 
 export type HazardSeverity = 'none' | 'low' | 'medium' | 'high' | 'extreme';
@@ -34,6 +37,10 @@ export type BalEstimateModel = Omit<BalEstimate, 'inputs'> & {
   distance_m: number | null;
   effective_slope_deg: number;
   slope_direction: string;
+  /** The bearing the slope was measured along; null where it was not measured. */
+  slope_bearing_deg: number | null;
+  /** The terrain snapshot the slope came from; null where it was not measured. */
+  slope_source: string | null;
 };
 
 export type HazardModel = {

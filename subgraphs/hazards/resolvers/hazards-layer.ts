@@ -12,6 +12,7 @@ import type {
   HazardsModel,
   HazardsProperty,
 } from '../data.ts';
+import type { RequiredGroundProfile } from '../slope.ts';
 import type { HazardKind, HazardRow } from '../sql.ts';
 
 export const HAZARD_KINDS: readonly HazardKind[] = ['flood', 'bushfire', 'contamination'];
@@ -36,7 +37,12 @@ function notMapped(kind: HazardKind, state: string): HazardModel {
 }
 
 /** One hazard's answer at a point from its source's row. */
-export function assessHazard(kind: HazardKind, state: string, row: Omit<HazardRow, 'i'> | null): HazardModel {
+export function assessHazard(
+  kind: HazardKind,
+  state: string,
+  row: Omit<HazardRow, 'i'> | null,
+  ground: RequiredGroundProfile | null = null,
+): HazardModel {
   if (!row?.snapshot_date) return notMapped(kind, state);
   const evidence: HazardEvidenceModel[] = row.overlays.map((o) => ({
     type: 'overlay',
@@ -60,7 +66,7 @@ export function assessHazard(kind: HazardKind, state: string, row: Omit<HazardRo
       snapshot_date: site.snapshot_date,
     });
   }
-  const bal = kind === 'bushfire' ? balAt(state, row.vegetation) : null;
+  const bal = kind === 'bushfire' ? balAt(state, row.vegetation, ground) : null;
   const balSeverity = bal ? BAL_SEVERITY[bal.rating] : null;
   if (bal && balSeverity && bal.vegetation_class && bal.distance_m !== null) {
     evidence.push({
@@ -92,7 +98,7 @@ async function hazardAt(
 ): Promise<HazardModel> {
   try {
     const row = await ctx.hazards.atPoint[kind].load({ state: property.state, ...property.location });
-    return assessHazard(kind, property.state, row);
+    return assessHazard(kind, property.state, row, property.ground_profile ?? null);
   } catch (error) {
     if (error instanceof DatabaseUnavailableError) throw error;
     logger.error(`hazard source ${kind} failed`, { error: (error as Error).message });
@@ -152,9 +158,10 @@ export async function hazardsLayer(property: HazardsProperty, ctx: HazardsContex
     return {
       status: found ? 'ok' : 'no_data',
       data,
-      freshness,
       message: partial ?? (found ? null : 'Every hazard checked here is clear.'),
       ...provenance,
+      // the hazards date their own snapshots: the catalog's load date does not stand in for them
+      freshness,
     };
   });
   return { ...layer, freshness: layer.freshness ?? null };
