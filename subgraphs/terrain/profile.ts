@@ -12,7 +12,7 @@ export const PROFILE_STEP_M = 10;
 /** Sixteen bearings, 22.5° apart: the compass points the terrain layer names aspects by. */
 export const PROFILE_BEARINGS = 16;
 
-export type GroundRayModel = { bearing_deg: number; heights_m: Array<number | null> };
+export type GroundRayModel = { bearing_deg: number; heights_m: number[] };
 
 export type GroundProfileModel = {
   step_m: number;
