@@ -234,6 +234,8 @@ describe('planning-zone service routes and live lookups through the REST facade'
       source: 'live:vic/planning',
       attribution: null,
       license: null,
+      // the live service did not answer: there is no snapshot to date
+      freshness: null,
       data: null,
       message: expect.stringMatching(/live VIC planning service .*Retry shortly; other layers are unaffected\.$/),
     });
