@@ -35,6 +35,8 @@ export class ProvenanceCatalog {
             attribution: r.attribution,
             license: r.license,
             source: `mirror:${r.state.toLowerCase()}/${r.layer}@${r.snapshotId}`,
+            // the snapshot's date is the day it was loaded into the mirror (UTC)
+            freshness: r.loadedAt.toISOString().slice(0, 10),
           });
         }
         this.rows = rows;

@@ -198,6 +198,9 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.buildingsAt': ['dossier.read'],
   // risk.summary.read reads the same hazards for /v1/risk-summary, and nothing else of the layer
   'Property.hazards': ['risk.read', 'risk.summary.read'],
+  // the BAL's effective slope takes the ground profile through @requires: every scope of a product
+  // that reads it. Not elevation.read: the profile reaches states the Elevation group does not serve
+  'Property.ground_profile': ['risk.read', 'risk.summary.read'],
   'Query.hazardsAt': ['risk.read', 'risk.summary.read'],
 };
 
@@ -244,6 +247,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'EnvelopeLevel',
   'FrontingRoad',
   'GeoPoint',
+  'GroundProfile',
+  'GroundProfileLayer',
+  'GroundRay',
   'Hazard',
   'HazardEvidence',
   'Hazards',

@@ -22,6 +22,16 @@ describe('supergraph composition', () => {
     expect(supergraph).toMatch(/roadsNear\([^)]*\): NearbyRoadsLayer @join__field\(graph: ROADS\)/);
   });
 
+  it("composes the BAL's slope through the graph: hazards requires the terrain's ground profile", () => {
+    const supergraph = composeSupergraph();
+    expect(supergraph).toMatch(
+      /ground_profile: GroundProfileLayer @join__field\(graph: HAZARDS, external: true\) @join__field\(graph: TERRAIN, requires: "location \{ lat lng \}"\)/,
+    );
+    expect(supergraph).toMatch(
+      /hazards: HazardsLayer @join__field\(graph: HAZARDS, requires: "location \{ lat lng \} ground_profile \{ status source message data \{ step_m origin_m rays \{ bearing_deg heights_m \} \} \}"\)/,
+    );
+  });
+
   it('matches the committed gateway/supergraph.graphql (run `npm run compose` after a schema change)', () => {
     expect(readFileSync(SUPERGRAPH_FILE, 'utf8')).toBe(composeSupergraph());
   });

@@ -142,6 +142,8 @@ describe('planning-zone service routes and live lookups through the REST facade'
       attribution: '© State of Victoria (Department of Transport and Planning)',
       license: 'CC BY 4.0',
       message: null,
+      // a live answer is as fresh as the day it was read
+      freshness: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       data: {
         zone: {
           code: 'MUZ',
@@ -232,6 +234,8 @@ describe('planning-zone service routes and live lookups through the REST facade'
       source: 'live:vic/planning',
       attribution: null,
       license: null,
+      // the live service did not answer: there is no snapshot to date
+      freshness: null,
       data: null,
       message: expect.stringMatching(/live VIC planning service .*Retry shortly; other layers are unaffected\.$/),
     });

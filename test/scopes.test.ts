@@ -195,6 +195,22 @@ describe('field scopes by GraphQL', () => {
     expect(rest.status).toBe(403);
   });
 
+  it('opens the ground profile (the BAL slope input) to the scopes of the hazards that read it, not to elevation.read', async () => {
+    const query = `query($lat: Float!, $lng: Float!) { p: propertyAt(lat: $lat, lng: $lng, state: "VIC") {
+      ground_profile { status data { step_m } } } }`;
+    const point = { lat: f.vicParcel.lat, lng: f.vicParcel.lng };
+    for (const scope of ['risk.read', 'risk.summary.read'] as const) {
+      const answer = await graphql([scope], query, point);
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data?.p?.ground_profile).toEqual({ status: 'ok', data: { step_m: 10 } });
+    }
+    for (const scope of ['elevation.read', 'property-graph.read'] as const) {
+      const answer = await graphql([scope], query, point);
+      expect(answer.data?.p?.ground_profile).toBeNull();
+      expect(refused(answer)).toEqual(['p.ground_profile']);
+    }
+  });
+
   it('fails a refused root field alone: the other roots of the query still answer', async () => {
     const answer = await graphql(
       ['address.read'],

@@ -68,8 +68,15 @@ export const RISK_SCHEMAS: Record<string, SchemaObject> = {
       fdi: { type: 'integer' },
       vegetation_class: maybe('string'),
       distance_m: maybe('number'),
-      effective_slope_deg: { type: 'number' },
+      effective_slope_deg: {
+        type: 'number',
+        description:
+          'Slope of the land under the vegetation (its near edge to 100 m beyond), from the terrain DEM where it ' +
+          'reaches; 0 (rated flat, the note says why) where it does not.',
+      },
       slope_direction: { enum: ['upslope', 'flat', 'downslope'] },
+      slope_bearing_deg: maybe('number', 'Bearing the slope was measured along; null where it was not measured.'),
+      slope_source: maybe('string', 'Terrain snapshot the slope came from; null where it was not measured.'),
       slope_band: { type: 'string' },
       distance_band_m: { type: 'array', items: { type: ['number', 'null'] } },
       indicative: { const: true },

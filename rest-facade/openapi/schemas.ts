@@ -74,8 +74,6 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
-  // a layer whose sources date their figures selects freshness (the soil layer)
-  const dated = layer.selection.includes('freshness');
   return {
     type: 'object',
     description: `Present when the key holds ${layer.scope}.`,
@@ -84,17 +82,17 @@ function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
       source: { type: ['string', 'null'], description: 'Where the answer came from, e.g. mirror:vic/cadastre@<id>.' },
       ...credit,
       message: { type: ['string', 'null'], description: 'Why the layer is not ok, in words a person can act on.' },
-      ...(dated
-        ? { freshness: { type: ['string', 'null'], description: 'When the source published the figures.' } }
-        : {}),
       freshness: {
         type: ['string', 'null'],
         description:
-          'The date (ISO 8601) of the source snapshot, on the layers that report one (easements, buildings, land_value).',
+          'Date (YYYY-MM-DD) of the snapshot that answered: the date the source gives its own figures where it ' +
+          'dates them (hazards, soil, easements, buildings, land_value), otherwise the day the mirror snapshot ' +
+          'was loaded, or the day a live source was read. Null where the layer has no answering source (error, ' +
+          'not covered).',
       },
       data: { ...orNull(LAYER_DATA_SCHEMAS[layer.name] ?? { type: 'object' }), description: 'Null unless ok.' },
     },
-    required: ['status', 'source', 'attribution', 'license', 'message', ...(dated ? ['freshness'] : []), 'data'],
+    required: ['status', 'source', 'attribution', 'license', 'message', 'freshness', 'data'],
   };
 }
 

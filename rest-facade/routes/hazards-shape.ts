@@ -4,7 +4,7 @@ import { LAYER_FIELDS } from './cadastre.ts';
 
 export const EVIDENCE_FIELDS = 'type code description severity source distance_m status snapshot_date';
 export const BAL_FIELDS = `rating method table fdi vegetation_class distance_m effective_slope_deg slope_direction
-  slope_band distance_band_m indicative note`;
+  slope_bearing_deg slope_source slope_band distance_band_m indicative note`;
 const HAZARD_FIELDS = `severity coverage freshness message evidence { ${EVIDENCE_FIELDS} }`;
 /** The hazards layer as every route reading it selects it. */
 export const HAZARDS_SELECTION = `hazards { ${LAYER_FIELDS} freshness data {

@@ -22,8 +22,11 @@ import {
   landFeature,
 } from './land-features.ts';
 
-/** `freshness`: the snapshot date of the source, on the layers that report one. */
+/** `freshness`: the date (YYYY-MM-DD) of the snapshot that answered; every layer selects it. */
 type GraphLayer = LayerFields & { data: unknown; freshness?: string | null };
+
+/** A layer's status, credit and freshness: what every layer of the graph reports beside its data. */
+const DATED_LAYER_FIELDS = `${LAYER_FIELDS} freshness`;
 
 /**
  * The layers of the property graph: each is one field of `Property`, the scope that grants it
@@ -33,38 +36,38 @@ export const PROPERTY_LAYERS = [
   {
     name: 'cadastre',
     scope: 'cadastre.read',
-    selection: `cadastre { ${LAYER_FIELDS} data { ${PARCEL_FIELDS} } }`,
+    selection: `cadastre { ${DATED_LAYER_FIELDS} data { ${PARCEL_FIELDS} } }`,
     toRest: (data: unknown) => parcelFeature(data as ParcelFields),
   },
   {
     name: 'planning',
     scope: 'planning.read',
-    selection: `planning { ${LAYER_FIELDS} data { zone { code description scheme_code lga_code lga_name } overlays { code description scheme_code lga_code lga_name } } }`,
+    selection: `planning { ${DATED_LAYER_FIELDS} data { zone { code description scheme_code lga_code lga_name } overlays { code description scheme_code lga_code lga_name } } }`,
     toRest: (data: unknown) => data,
   },
   {
     name: 'provisions',
     scope: 'planning.provisions.read',
-    selection: `provisions { ${LAYER_FIELDS} data { ${PROVISIONS_FIELDS} } }`,
+    selection: `provisions { ${DATED_LAYER_FIELDS} data { ${PROVISIONS_FIELDS} } }`,
     toRest: (data: unknown) => provisionsToRest(data as ProvisionsFields),
   },
   {
     name: 'envelope',
     scope: 'envelope.read',
-    selection: `envelope { ${ENVELOPE_FIELDS} }`,
+    selection: `envelope { freshness ${ENVELOPE_FIELDS} }`,
     toRest: (data: unknown) => envelopeToRest(data as EnvelopeFields),
   },
   {
     name: 'terrain',
     scope: 'elevation.read',
-    selection: `terrain { ${LAYER_FIELDS} data { min_m max_m mean_m fall_m slope_mean_percent slope_max_percent
+    selection: `terrain { ${DATED_LAYER_FIELDS} data { min_m max_m mean_m fall_m slope_mean_percent slope_max_percent
       slope_mean_deg slope_max_deg aspect aspect_deg samples sampling cell_size_m area_m2 } }`,
     toRest: (data: unknown) => data,
   },
   {
     name: 'roads',
     scope: 'roads.read',
-    selection: `roads { ${LAYER_FIELDS} data { name road_class frontage_m distance_m front } }`,
+    selection: `roads { ${DATED_LAYER_FIELDS} data { name road_class frontage_m distance_m front } }`,
     toRest: (data: unknown) => data,
   },
   {
@@ -76,7 +79,7 @@ export const PROPERTY_LAYERS = [
   {
     name: 'climate_zone',
     scope: 'envelope.read',
-    selection: `climate_zone { ${LAYER_FIELDS} data { zone description } }`,
+    selection: `climate_zone { ${DATED_LAYER_FIELDS} data { zone description } }`,
     toRest: (data: unknown) => {
       const { zone, description } = data as { zone: number; description: string };
       return { climate_zone: zone, description };
@@ -247,9 +250,8 @@ export const propertyGraph = defineRoute({
             attribution: null,
             license: null,
             message: failure,
+            freshness: null,
             data: null,
-            // a failed dated layer still has the field its schema promises
-            ...(layer.selection.includes('freshness') ? { freshness: null } : {}),
           }
         : (property[layer.name] as GraphLayer);
       layers[layer.name] = {
@@ -258,8 +260,7 @@ export const propertyGraph = defineRoute({
         attribution: value.attribution,
         license: value.license,
         message: value.message,
-        // only the layers whose sources date their figures carry freshness
-        ...('freshness' in value ? { freshness: value.freshness } : {}),
+        freshness: value.freshness ?? null,
         data: value.status === 'ok' && value.data ? layer.toRest(value.data) : null,
       };
       if (value.status === 'ok') credits.push(creditOf(value));

@@ -3,6 +3,7 @@ import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { BalEstimate } from './bal.ts';
+import type { RequiredGroundProfile } from './slope.ts';
 import type { LiveHazardAnswer, LiveHazardService } from './sources/live.ts';
 import type { HazardLiveSources } from './sources/registry.ts';
 import type { HazardKind, HazardsRow } from './sql.ts';
@@ -14,6 +15,8 @@ export type HazardsProperty = {
   parcel_pfi: string | null;
   state: string;
   location: { lat: number; lng: number } | null;
+  /** The ground around the point, from the terrain subgraph through @requires; null when not asked or not answered. */
+  ground_profile?: RequiredGroundProfile | null;
 };
 
 export type HazardSeverity = 'none' | 'low' | 'medium' | 'high' | 'extreme';
@@ -36,6 +39,10 @@ export type BalEstimateModel = Omit<BalEstimate, 'inputs'> & {
   distance_m: number | null;
   effective_slope_deg: number;
   slope_direction: string;
+  /** The bearing the slope was measured along; null where it was not measured. */
+  slope_bearing_deg: number | null;
+  /** The terrain snapshot the slope came from; null where it was not measured. */
+  slope_source: string | null;
 };
 
 export type HazardModel = {

@@ -10,7 +10,8 @@ export type OverlayHit = {
   source: string;
   snapshot_date: string;
 };
-export type VegetationHit = { vegetation_class: string; distance_m: number };
+/** `bearing_deg`: from the point to the vegetation's nearest edge; null where the point is inside it. */
+export type VegetationHit = { vegetation_class: string; distance_m: number; bearing_deg?: number | null };
 export type SiteHit = {
   name: string;
   status: string;
@@ -81,9 +82,12 @@ export const HAZARDS_AT_POINTS = (dataset: string, states: string[], lngs: numbe
       WHERE o.dataset = ${dataset} AND o.state = k.state AND ST_Intersects(o.geom, k.pt)
     ), '[]'::json) AS overlays,
     COALESCE((
-      SELECT json_agg(json_build_object('vegetation_class', v.vegetation_class, 'distance_m', v.d) ORDER BY v.d, v.id)
+      SELECT json_agg(json_build_object('vegetation_class', v.vegetation_class, 'distance_m', v.d,
+                                        'bearing_deg', v.bearing_deg) ORDER BY v.d, v.id)
       FROM (
-        SELECT v.id, v.vegetation_class, round(ST_Distance(v.geom::geography, k.pt::geography)::numeric, 1)::float8 AS d
+        SELECT v.id, v.vegetation_class, round(ST_Distance(v.geom::geography, k.pt::geography)::numeric, 1)::float8 AS d,
+          round(degrees(ST_Azimuth(k.pt::geography, ST_ClosestPoint(v.geom, k.pt)::geography))::numeric, 1)::float8
+            AS bearing_deg
         FROM hazards.vegetation v
         WHERE v.dataset = ${dataset} AND v.state = k.state
           AND v.geom && ST_Expand(k.pt, ${VEGETATION_PREFILTER_DEG}::float8)

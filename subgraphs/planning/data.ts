@@ -29,6 +29,7 @@ export type RequiredRoadLines = {
   source?: string | null;
   attribution?: string | null;
   license?: string | null;
+  freshness?: string | null;
   data?: Array<{ name?: string | null; road_class: string; geometry: GeoJSONGeometry }> | null;
 };
 

@@ -8,6 +8,7 @@ import type { ContourLineModel } from './contour-set.ts';
 import type { DemTile } from './dem.ts';
 import type { DemTileRow } from './sql.ts';
 import { DEM_TILES_FOR_WINDOWS } from './sql.ts';
+import type { GroundProfileModel } from './profile.ts';
 import type { TerrainStatsModel } from './stats.ts';
 import type { ContourStyle } from './zoom.ts';
 
@@ -22,6 +23,8 @@ export type TerrainProperty = {
 };
 
 export type TerrainStatsLayerModel = LayerResult<TerrainStatsModel>;
+
+export type GroundProfileLayerModel = LayerResult<GroundProfileModel>;
 
 /** The Elevation group's answer: the statistics, and whether the group serves the state at all. */
 export type TerrainLayerModel = TerrainStatsLayerModel & { available: boolean; reason: string | null };

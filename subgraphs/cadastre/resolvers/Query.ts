@@ -52,6 +52,7 @@ function collectionOf(answer: CollectionResolution): ParcelCollectionModel {
     attribution: provenance?.attribution ?? null,
     license: provenance?.license ?? null,
     source: provenance?.source ?? null,
+    freshness: provenance?.freshness ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { ConfigError } from '../../../core/config.ts';
 import type { BBox, StateCode } from '../../../core/geo.ts';
 import type { Provenance } from '../../../core/layer.ts';
+import { fetchedToday } from '../../../core/layer.ts';
 import { areaM2, containsPoint, interiorPoint, intersectsBox } from '../../../core/polygons.ts';
 import type { ArcGisFeature } from '../../../core/sources/arcgis.ts';
 import { ArcGisLayerClient, sqlString } from '../../../core/sources/arcgis.ts';
@@ -28,18 +29,23 @@ const PFI_BATCH = 100;
  * service that is down costs each lookup a refusal rather than a timeout.
  */
 export class LiveCadastre {
-  readonly provenance: Provenance;
+  private readonly credit: Provenance;
 
   constructor(
     readonly adapter: StateAdapter,
     private readonly client: ArcGisLayerClient,
     private readonly service: ResilientService,
   ) {
-    this.provenance = {
+    this.credit = {
       attribution: adapter.attribution,
       license: adapter.license,
       source: `live:${adapter.state.toLowerCase()}/cadastre`,
     };
+  }
+
+  /** A live answer is as fresh as the day it is fetched. */
+  get provenance(): Provenance {
+    return { ...this.credit, freshness: fetchedToday() };
   }
 
   /** The live source of a configured state; a state without an adapter stops the start. */

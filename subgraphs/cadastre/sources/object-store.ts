@@ -98,6 +98,8 @@ export class ObjectStoreMirror {
       attribution: snap.attribution,
       license: snap.license,
       source: `object-store:${state.toLowerCase()}/cadastre@${snap.snapshot}`,
+      // the exported snapshot dates itself
+      freshness: snap.exportedAt.slice(0, 10),
     };
     return { state, snap, provenance, coverage };
   }

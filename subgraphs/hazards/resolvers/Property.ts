@@ -8,6 +8,7 @@ export const Property: PropertyResolvers<HazardsContext> = {
       parcel_pfi: reference.parcel_pfi ?? null,
       state: reference.state ?? '',
       location: reference.location ?? null,
+      ground_profile: 'ground_profile' in reference ? (reference.ground_profile ?? null) : null,
     };
   },
   hazards: (property, _args, ctx) => hazardsLayer(property, ctx),

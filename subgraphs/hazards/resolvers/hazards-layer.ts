@@ -13,6 +13,7 @@ import type {
   HazardsModel,
   HazardsProperty,
 } from '../data.ts';
+import type { RequiredGroundProfile } from '../slope.ts';
 import type { LiveHazardService } from '../sources/live.ts';
 import type { HazardKind, HazardRow, HazardsRow } from '../sql.ts';
 import { hazardRowOf } from '../sql.ts';
@@ -39,7 +40,12 @@ function notMapped(kind: HazardKind, state: string): HazardModel {
 }
 
 /** One hazard's answer at a point from its source's row. */
-export function assessHazard(kind: HazardKind, state: string, row: Omit<HazardRow, 'i'> | null): HazardModel {
+export function assessHazard(
+  kind: HazardKind,
+  state: string,
+  row: Omit<HazardRow, 'i'> | null,
+  ground: RequiredGroundProfile | null = null,
+): HazardModel {
   if (!row?.snapshot_date) return notMapped(kind, state);
   const evidence: HazardEvidenceModel[] = row.overlays.map((o) => ({
     type: 'overlay',
@@ -63,7 +69,7 @@ export function assessHazard(kind: HazardKind, state: string, row: Omit<HazardRo
       snapshot_date: site.snapshot_date,
     });
   }
-  const bal = kind === 'bushfire' ? balAt(state, row.vegetation) : null;
+  const bal = kind === 'bushfire' ? balAt(state, row.vegetation, ground) : null;
   const balSeverity = bal ? BAL_SEVERITY[bal.rating] : null;
   if (bal && balSeverity && bal.vegetation_class && bal.distance_m !== null) {
     evidence.push({
@@ -158,7 +164,9 @@ async function hazardsAt(
   }
   const one = async (kind: HazardKind): Promise<Answered> => {
     const row = mirror ? hazardRowOf(mirror, kind) : null;
-    if (row?.snapshot_date) return { hazard: assessHazard(kind, property.state, row), from: 'mirror' };
+    if (row?.snapshot_date) {
+      return { hazard: assessHazard(kind, property.state, row, property.ground_profile ?? null), from: 'mirror' };
+    }
     const service = live.find((s) => s.kinds.includes(kind));
     if (service) return liveHazard(kind, service, property, ctx);
     return { hazard: notMapped(kind, property.state), from: null };
@@ -248,11 +256,12 @@ export async function hazardsLayer(property: HazardsProperty, ctx: HazardsContex
     return {
       status: found ? 'ok' : 'no_data',
       data,
-      freshness,
       message: partial ?? (found ? null : 'Every hazard checked here is clear.'),
       source: credit?.source ?? null,
       attribution: credit?.attribution ?? null,
       license: credit?.license ?? null,
+      // the hazards date their own snapshots: the catalog's load date does not stand in for them
+      freshness,
     };
   });
   return { ...layer, freshness: layer.freshness ?? null };

@@ -5,6 +5,7 @@
  */
 import type { GeoJSONGeometry } from '../../../core/geojson.ts';
 import type { LayerResult, LayerStatus, Provenance } from '../../../core/layer.ts';
+import { oldestFreshness } from '../../../core/layer.ts';
 import type { PlanningAtPoint, PlanningContext, PlanningProperty } from '../data.ts';
 import type { BoundaryClassification, RoadLine } from '../../../core/boundaries/boundaries.ts';
 import { classifyBoundaries } from '../../../core/boundaries/boundaries.ts';
@@ -57,6 +58,7 @@ export function joinProvenance(parts: Array<Provenance | null | undefined>): Pro
     attribution: unique(present.map((p) => p.attribution)),
     license: unique(present.map((p) => p.license)),
     source: unique(present.map((p) => p.source)),
+    freshness: oldestFreshness(present.map((p) => p.freshness)),
   };
 }
 
@@ -110,8 +112,11 @@ function roadLinesOf(property: PlanningProperty): { lines: RoadLine[]; provenanc
       ? [{ name: line.name ?? null, road_class: line.road_class, coordinates: line.geometry.coordinates }]
       : [],
   );
-  const { source, attribution, license } = layer;
-  return { lines, provenance: source && attribution && license ? { source, attribution, license } : undefined };
+  const { source, attribution, license, freshness } = layer;
+  return {
+    lines,
+    provenance: source && attribution && license ? { source, attribution, license, freshness } : undefined,
+  };
 }
 
 async function assessLot(
@@ -150,7 +155,12 @@ async function assessLot(
       : `${planning.message ?? 'No zone is known here.'} The figures are conservative defaults.`;
   const planningProvenance =
     planning.attribution && planning.license && planning.source
-      ? { attribution: planning.attribution, license: planning.license, source: planning.source }
+      ? {
+          attribution: planning.attribution,
+          license: planning.license,
+          source: planning.source,
+          freshness: planning.freshness,
+        }
       : null;
   return {
     status,

@@ -25,6 +25,7 @@ export function envelopeLayer(
       attribution: assessment.provenance?.attribution ?? null,
       license: assessment.provenance?.license ?? null,
       source: assessment.provenance?.source ?? null,
+      freshness: assessment.provenance?.freshness ?? null,
     };
     const gapped = (gap: EnvelopeGap, message: string): EnvelopeLayerModel => ({
       status: 'no_data',

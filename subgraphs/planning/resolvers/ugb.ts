@@ -114,6 +114,7 @@ const liveProvenance = (live: LivePlanningAdapter) => ({
   source: `live:${live.state.toLowerCase()}/ugb`,
   attribution: live.provenance.attribution,
   license: live.provenance.license,
+  freshness: live.provenance.freshness ?? null,
 });
 
 function liveFailure(live: LivePlanningAdapter, error: unknown): string {

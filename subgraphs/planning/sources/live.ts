@@ -2,6 +2,7 @@ import type { PlanningLiveService } from '../../../core/config.ts';
 import { ConfigError } from '../../../core/config.ts';
 import type { BBox, StateCode } from '../../../core/geo.ts';
 import type { Provenance } from '../../../core/layer.ts';
+import { fetchedToday } from '../../../core/layer.ts';
 import { ArcGisLayerClient } from '../../../core/sources/arcgis.ts';
 import { AnswerCache } from '../../../core/sources/answer-cache.ts';
 import type { PlanningProfile } from './profiles.ts';
@@ -26,7 +27,7 @@ export type LiveSettings = ResilienceOptions & {
  * state publisher's, on every answer it gives.
  */
 export class LivePlanningAdapter {
-  readonly provenance: Provenance;
+  private readonly credit: Provenance;
   private readonly cache: AnswerCache<LivePlanningAnswer>;
   private readonly ugbCache: AnswerCache<LiveUgbFeature[]>;
 
@@ -37,13 +38,18 @@ export class LivePlanningAdapter {
     cacheTtlSeconds: number,
     now: () => number = Date.now,
   ) {
-    this.provenance = {
+    this.credit = {
       attribution: profile.attribution,
       license: profile.license,
       source: `live:${profile.state.toLowerCase()}/planning`,
     };
     this.cache = new AnswerCache(cacheTtlSeconds, undefined, now);
     this.ugbCache = new AnswerCache(cacheTtlSeconds, undefined, now);
+  }
+
+  /** A live answer is as fresh as the day it is fetched. */
+  get provenance(): Provenance {
+    return { ...this.credit, freshness: fetchedToday() };
   }
 
   get state(): StateCode {

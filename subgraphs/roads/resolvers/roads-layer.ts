@@ -37,7 +37,12 @@ export function frontingRoadsLayer(property: RoadsProperty, ctx: RoadsContext): 
   return guardLayer('roads', async (): Promise<LayerResult<FrontingRoadModel[]>> => {
     const lines = await linesOf(property, ctx);
     if (lines.status !== 'ok' || !lines.data || !property.parcel_geometry) return { ...lines, data: null };
-    const provenance = { source: lines.source!, attribution: lines.attribution!, license: lines.license! };
+    const provenance = {
+      source: lines.source!,
+      attribution: lines.attribution!,
+      license: lines.license!,
+      freshness: lines.freshness ?? null,
+    };
     const classification = classifyBoundaries(property.parcel_geometry, lines.data);
     if (!classification.ok) {
       const status = classification.gap === 'no_front_boundary' ? 'no_data' : 'skipped';

@@ -1,6 +1,6 @@
 import type { TerrainContext } from '../data.ts';
 import type { PropertyResolvers } from '../generated/resolvers-types.ts';
-import { propertyTerrain } from './terrain-layer.ts';
+import { groundProfileLayer, propertyTerrain } from './terrain-layer.ts';
 
 export const Property: PropertyResolvers<TerrainContext> = {
   __resolveReference(reference) {
@@ -12,4 +12,5 @@ export const Property: PropertyResolvers<TerrainContext> = {
     };
   },
   terrain: (property, _args, ctx) => propertyTerrain(property, ctx),
+  ground_profile: (property, _args, ctx) => groundProfileLayer(property, ctx),
 };

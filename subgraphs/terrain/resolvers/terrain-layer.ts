@@ -7,12 +7,15 @@ import type { ContourLines } from '../contour-set.ts';
 import { MAX_CONTOUR_NODES, contourLines } from '../contour-set.ts';
 import type {
   ContourSetModel,
+  GroundProfileLayerModel,
   TerrainContext,
   TerrainLayerModel,
   TerrainProperty,
   TerrainStatsLayerModel,
 } from '../data.ts';
 import { mosaic } from '../dem.ts';
+import type { GroundProfileModel } from '../profile.ts';
+import { groundProfile, profileWindow } from '../profile.ts';
 import type { TerrainPolygon } from '../polygon.ts';
 import { assertTerrainPolygon } from '../polygon.ts';
 import type { TerrainStatsModel } from '../stats.ts';
@@ -100,4 +103,22 @@ export async function contoursLayer(
   });
   const { data, ...status } = layer;
   return { ...status, ...style, cell_size_m: data?.cell_size_m ?? null, contours: data?.contours ?? [] };
+}
+
+/**
+ * The ground around a property's point, wherever the state has a terrain model: an input to
+ * other layers (the BAL's effective slope), so unlike the Elevation group it is not VIC only.
+ */
+export function groundProfileLayer(property: TerrainProperty, ctx: TerrainContext): Promise<GroundProfileLayerModel> {
+  return guardLayer<GroundProfileModel>('terrain', async () => {
+    const { state, location } = property;
+    const provenance = await ctx.terrain.provenance(state);
+    if (!provenance) return layerEmpty('not_covered', uncovered(state));
+    if (!location) return layerEmpty('skipped', 'The property has no point to profile the ground from.', provenance);
+    const window = profileWindow(location.lng, location.lat);
+    const grid = mosaic(await ctx.terrain.tiles.load({ state, ...window }), window, { margin: 1 });
+    const profile = grid && groundProfile(grid, location.lng, location.lat);
+    if (!profile) return layerEmpty('not_covered', `The ${state} terrain model does not reach this point.`, provenance);
+    return layerOk(profile, provenance);
+  });
 }
