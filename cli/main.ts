@@ -11,6 +11,7 @@ import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
+import { DEVELOPMENT_USAGE, runIngestDevelopmentCommand } from './ingest/development-cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import {
   BUILDINGS_USAGE,
@@ -42,6 +43,8 @@ const USAGE = `Usage: landgraph <command>
                             load building footprints (GeoJSON, line-delimited GeoJSON or shapefile)
   ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] [--dataset live] [--snapshot ID]
                             load a NSW Valuer General bulk land value file onto the parcels it names
+  ingest development-applications <file> --format planningalerts|nsw-portal [--dataset live] [--snapshot ID]
+                            upsert development applications (PlanningAlerts or NSW Planning Portal JSON)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -94,6 +97,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest hazards', HAZARDS_USAGE],
   ['ingest buildings', BUILDINGS_USAGE],
   ['ingest land-values', LAND_VALUES_USAGE],
+  ['ingest development-applications', DEVELOPMENT_USAGE],
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
@@ -217,6 +221,7 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'hazards') return await runIngestHazardsCommand(rest);
         if (sub === 'buildings') return await runIngestBuildingsCommand(rest);
         if (sub === 'land-values') return await runIngestLandValuesCommand(rest);
+        if (sub === 'development-applications') return await runIngestDevelopmentCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

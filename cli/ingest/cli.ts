@@ -23,7 +23,8 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
        landgraph ingest hazards <file> --state VIC [--kind flood|bushfire|contamination] [--coverage FILE] (see its --help)
 
        landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] (see its --help)
-       landgraph ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] (see its --help)`;
+       landgraph ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] (see its --help)
+       landgraph ingest development-applications <file> --format planningalerts|nsw-portal (see its --help)`;
 
 const n = (value: number) => value.toLocaleString('en-AU');
 

@@ -269,13 +269,7 @@ export interface HazardCoverageRow {
 }
 
 export type DevelopmentCategory =
-  | 'dwelling'
-  | 'alterations'
-  | 'subdivision'
-  | 'demolition'
-  | 'commercial'
-  | 'industrial'
-  | 'other';
+  'dwelling' | 'alterations' | 'subdivision' | 'demolition' | 'commercial' | 'industrial' | 'other';
 export type DevelopmentStatus = 'lodged' | 'under_assessment' | 'approved' | 'refused' | 'withdrawn' | 'determined';
 
 /** One development application (migration 0009); received_at is its updated_at (received as it changed). */

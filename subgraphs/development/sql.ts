@@ -35,7 +35,8 @@ export type FeedRow = DevelopmentRow & { feed_id: string };
 export type Found = { i: number; freshness: string | null; features: DevelopmentRow[] };
 
 // Instants to the microsecond in UTC, so a cursor names exactly the row it stopped at.
-const instant = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const instant = (column: Prisma.Sql) =>
+  Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 const COLUMNS = Prisma.sql`a.source, a.authority, a.council_reference, a.state, a.lga_code, a.lga_name, a.suburb,
   a.address, a.gnaf_pid, a.parcel_pfi,
@@ -160,7 +161,13 @@ export type StatisticsRow = {
   total: number;
   median_decision_days: number | null;
   states: string[];
-  place: { lga_code: string | null; lga_name: string | null; suburb: string | null; state: string | null; known: boolean };
+  place: {
+    lga_code: string | null;
+    lga_name: string | null;
+    suburb: string | null;
+    state: string | null;
+    known: boolean;
+  };
   months: Array<{
     month: string;
     lodged: number;

@@ -59,7 +59,9 @@ function creditsOf(rows: readonly DevelopmentRow[]): CreditModel[] {
   for (const { state, attribution, license } of rows) {
     seen.set(`${state}\u0000${attribution}\u0000${license}`, { state, attribution, license });
   }
-  return [...seen.values()].sort((a, b) => a.state.localeCompare(b.state) || a.attribution.localeCompare(b.attribution));
+  return [...seen.values()].sort(
+    (a, b) => a.state.localeCompare(b.state) || a.attribution.localeCompare(b.attribution),
+  );
 }
 
 export const Query: QueryResolvers<DevelopmentContext> = {

@@ -12,7 +12,11 @@ export type Judged<D> = WithFreshness<LayerResult<D>>;
 export function creditOf(rows: readonly DevelopmentRow[], base: Provenance): Provenance {
   const join = (values: string[]) => [...new Set(values)].join(' | ');
   if (rows.length === 0) return base;
-  return { source: base.source, attribution: join(rows.map((r) => r.attribution)), license: join(rows.map((r) => r.license)) };
+  return {
+    source: base.source,
+    attribution: join(rows.map((r) => r.attribution)),
+    license: join(rows.map((r) => r.license)),
+  };
 }
 
 /** The layer's answer for one place: ok with the applications, or why there are none. */
