@@ -322,8 +322,12 @@ export const developmentApplicationStatistics = defineRoute({
   access: { scope: 'development-applications.read' },
   query: z
     .object({
-      lga_code: textParam('lga_code', 32).optional(),
-      suburb: textParam('suburb', 64).optional(),
+      lga_code: textParam('lga_code', 32)
+        .optional()
+        .meta({ description: 'The LGA code as the applications carry it (the council area).' }),
+      suburb: textParam('suburb', 64)
+        .optional()
+        .meta({ description: 'Suburb (locality) name, any case; pass state with it.' }),
       state: stateParam.optional(),
       months: wholeParam('months', 1, MAX_DA_STATS_MONTHS, DEFAULT_DA_STATS_MONTHS),
     })
@@ -381,7 +385,9 @@ export const developmentApplicationsFeed = defineRoute({
   access: { scope: 'development-applications.feed.read' },
   query: z
     .object({
-      lga_code: textParam('lga_code', 32).optional(),
+      lga_code: textParam('lga_code', 32)
+        .optional()
+        .meta({ description: 'The LGA code as the applications carry it (the council area).' }),
       bbox: bboxParam.optional().meta({ description: 'minLng,minLat,maxLng,maxLat; at most 2 degrees per axis.' }),
       updated_since: textParam('updated_since', 40)
         .optional()
