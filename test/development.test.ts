@@ -1,11 +1,16 @@
+import { execute, parse } from 'graphql';
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSubgraphs } from '../app/runtime.ts';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { ProvenanceCatalog } from '../core/provenance.ts';
 import { DA_FORMATS, instantOf, parseApplications } from '../cli/ingest/development-formats.ts';
 import type { DaRecord } from '../cli/ingest/development-formats.ts';
 import { upsertApplications } from '../cli/ingest/development.ts';
 import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import type { TestRuntime } from './support/runtime.ts';
-import { createTestKey, testRuntime } from './support/runtime.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 
 /** A sandbox parcel with applications, and the point of its first one. */
 type DaParcel = { parcel_pfi: string; state: string; lga_code: string; lat: number; lng: number; n: number };
@@ -580,5 +585,57 @@ describe('ingest development-applications', () => {
     expect(instantOf('2025-01-15T10:00:00+10:00')).toBe('2025-01-15T00:00:00.000Z');
     expect(instantOf('not a date')).toBeNull();
     expect(DA_FORMATS).toEqual(['planningalerts', 'nsw-portal']);
+  });
+});
+
+describe('the development subgraph, black-boxed', () => {
+  let db: Database;
+  const queries: string[] = [];
+
+  beforeAll(async () => {
+    await testRuntime(); // the tier's shared database is open (on PGlite, this process owns it)
+    db = await openDatabase(testConfig(), { onQuery: (sql) => queries.push(sql) });
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('publishes its Property key and resolves a batch of parcels in one statement, in key order', async () => {
+    const catalog = new ProvenanceCatalog(db);
+    await catalog.get('sandbox', 'development-applications', 'VIC'); // credits are cached per process
+    const subgraph = buildSubgraphs(db, catalog).development;
+    const parcels = await db.query<{ parcel_pfi: string; state: string; n: number }>(
+      `SELECT p.parcel_pfi, p.state, (SELECT count(*)::int FROM development.application a WHERE a.dataset = p.dataset
+          AND a.state = p.state AND a.parcel_pfi = p.parcel_pfi) AS n
+       FROM cadastre.parcel p WHERE p.dataset = 'sandbox' ORDER BY p.parcel_pfi LIMIT 40`,
+    );
+    const run = async (query: string, variables: Record<string, unknown> = {}) => {
+      queries.length = 0;
+      const result = await execute({
+        schema: subgraph.schema,
+        document: parse(query),
+        variableValues: variables,
+        contextValue: subgraph.createContext({ dataset: 'sandbox', requestId: 'test', scopes: '*' }),
+      });
+      expect(result.errors).toBeUndefined();
+      return result.data as Record<string, unknown>;
+    };
+    const sdl = ((await run('{ _service { sdl } }'))._service as { sdl: string }).sdl;
+    expect(sdl).toContain('@key(fields: "parcel_pfi state")');
+    const reversed = [...parcels].reverse();
+    const data = await run(
+      `query($r: [_Any!]!) { _entities(representations: $r) {
+        ... on Property { parcel_pfi development_applications { status data { parcel_pfi } } } } }`,
+      { r: reversed.map((p) => ({ __typename: 'Property', parcel_pfi: p.parcel_pfi, state: p.state })) },
+    );
+    type Entity = { parcel_pfi: string; development_applications: { status: string; data: unknown[] | null } };
+    const entities = data._entities as Entity[];
+    expect(entities.map((e) => e.parcel_pfi)).toEqual(reversed.map((p) => p.parcel_pfi));
+    expect(entities.map((e) => e.development_applications.data?.length ?? 0)).toEqual(reversed.map((p) => p.n));
+    expect(entities.map((e) => e.development_applications.status)).toEqual(
+      reversed.map((p) => (p.n > 0 ? 'ok' : 'no_data')),
+    );
+    expect(queries).toHaveLength(1);
   });
 });
