@@ -420,6 +420,20 @@ describe('the development application change feed', () => {
     expect(forged.status).toBe(400);
     expect(forged.body.error).toMatch(/cursor is not a cursor this feed issued/);
     expect((await get({ lga_code: '325', updated_since: 'yesterday' })).status).toBe(400);
+    // values of the right form that name no day, no instant or no row are refused here, not by the database
+    expect((await get({ lga_code: '325', updated_since: '2025-02-30' })).status).toBe(400);
+    const forge = (at: string, id: string) =>
+      Buffer.from(JSON.stringify({ v: 1, at, id, q: 'x' })).toString('base64url');
+    for (const cursor of [
+      forge('2025-02-30T00:00:00.000000Z', '1'),
+      forge('2025-01-01T00:00:00.000000Z', '9'.repeat(19)),
+    ]) {
+      const res = await get({ lga_code: '325', cursor });
+      expect(res.status, cursor).toBe(400);
+      expect(res.body.error).toMatch(/cursor is not a cursor this feed issued/);
+    }
+    const odd = await get({ lga_code: "'; SELECT 1; --%_", updated_since: '0001-01-01' });
+    expect(odd.body).toMatchObject({ success: true, count: 0 });
     const lookupKey = await createTestKey(t.runtime, { scopes: ['development-applications.read'] });
     const forbidden = await get({ lga_code: '325' }, lookupKey);
     expect(forbidden.status).toBe(403);
@@ -584,6 +598,7 @@ describe('ingest development-applications', () => {
     expect(instantOf('2025-01-15T10:00:00')).toBe('2025-01-14T23:00:00.000Z');
     expect(instantOf('2025-01-15T10:00:00+10:00')).toBe('2025-01-15T00:00:00.000Z');
     expect(instantOf('not a date')).toBeNull();
+    expect(instantOf('2025-02-30T10:00:00')).toBeNull();
     expect(DA_FORMATS).toEqual(['planningalerts', 'nsw-portal']);
   });
 });

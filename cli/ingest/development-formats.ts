@@ -147,7 +147,7 @@ export function instantOf(text: string): string | null {
     return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
   }
   const wall = Date.parse(`${value.length === 10 ? `${value}T00:00:00` : value.replace(' ', 'T')}Z`);
-  if (!Number.isFinite(wall)) return null;
+  if (!Number.isFinite(wall) || new Date(wall).toISOString().slice(0, 10) !== value.slice(0, 10)) return null;
   let utc = wall - sydneyOffsetMinutes(wall) * 60_000;
   utc = wall - sydneyOffsetMinutes(utc) * 60_000;
   return new Date(utc).toISOString();
@@ -156,9 +156,11 @@ export function instantOf(text: string): string | null {
 /** A calendar date (YYYY-MM-DD) from a date or a timestamp; null when there is none. */
 export function dateOf(value: unknown): string | null {
   if (typeof value !== 'string' || value.trim() === '') return null;
-  const match = /^(\d{4}-\d{2}-\d{2})/.exec(value.trim());
-  if (!match || !Number.isFinite(Date.parse(`${match[1]}T00:00:00Z`))) return null;
-  return match[1]!;
+  const day = /^(\d{4}-\d{2}-\d{2})/.exec(value.trim())?.[1];
+  if (day === undefined) return null;
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  // Date.parse rolls 30 February over into March: the day must come back as written
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === day ? day : null;
 }
 
 const text = (value: unknown): string | null =>

@@ -9,6 +9,9 @@ import type { FeedFilter } from './sql.ts';
  */
 type CursorBody = { v: 1; at: string; id: string; q: string };
 
+/** The largest id a bigint holds: a forged larger one must be refused here, not by the database. */
+const MAX_ID = 9_223_372_036_854_775_807n;
+
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** The query a cursor is bound to: a cursor of one LGA's feed does not page another's. */
@@ -40,7 +43,10 @@ export function decodeCursor(cursor: string, digest: string): { at: string; id: 
     typeof body.at !== 'string' ||
     !INSTANT.test(body.at) ||
     typeof body.id !== 'string' ||
-    !/^\d{1,19}$/.test(body.id)
+    !/^\d{1,19}$/.test(body.id) ||
+    BigInt(body.id) > MAX_ID ||
+    !Number.isFinite(Date.parse(body.at)) ||
+    new Date(Date.parse(body.at)).toISOString().slice(0, 19) !== body.at.slice(0, 19)
   ) {
     throw refuse();
   }

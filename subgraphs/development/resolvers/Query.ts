@@ -37,14 +37,21 @@ function instantOf(value: string): string {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/.test(text);
   const ms = Date.parse(day ? `${text}T00:00:00Z` : text);
-  if ((!day && !time) || !Number.isFinite(ms)) {
+  // Date.parse rolls 30 February over into March: the calendar day must come back as written
+  const real = Number.isFinite(ms) && validDay(text.slice(0, 10));
+  if ((!day && !time) || !real) {
     throw badRequest(
       `updated_since must be an ISO 8601 date or instant, got '${text.slice(0, 40)}'.`,
       'For example updated_since=2025-10-01 or updated_since=2025-10-01T00:00:00Z.',
     );
   }
-  // the microseconds of an instant are kept: the database compares at that precision
-  return day ? `${text}T00:00:00Z` : text;
+  return new Date(ms).toISOString();
+}
+
+/** Whether YYYY-MM-DD names a day of the calendar (not 30 February). */
+function validDay(day: string): boolean {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === day;
 }
 
 /** Metres to degrees of a box around a point that holds the whole radius (1% to spare). */
