@@ -104,8 +104,12 @@ export const Query: QueryResolvers<DevelopmentContext> = {
     const state = args.state == null ? null : assertState(args.state);
     const limit = wholeNumber('limit', args.limit, DEFAULT_DA_PAGE, 1, MAX_DA_PAGE);
     const offset = wholeNumber('offset', args.offset, 0, 0, MAX_DA_OFFSET);
-    const page = await ctx.development.inLga(lga, state, limit, offset);
+    let total = 0;
+    let read = 0;
     const judged = await guarded(async () => {
+      const page = await ctx.development.inLga(lga, state, limit, offset);
+      total = page.total;
+      read = page.features.length;
       const states = page.states.length > 0 ? page.states : state ? [state] : [];
       if (states.length === 0) {
         return {
@@ -126,13 +130,13 @@ export const Query: QueryResolvers<DevelopmentContext> = {
         (f) => f,
       );
     });
-    const next = offset + page.features.length;
+    const next = offset + read;
     const { data, ...rest } = judged;
     return {
       ...rest,
-      total: page.total,
+      total,
       offset,
-      next_offset: next < page.total && page.features.length > 0 ? next : null,
+      next_offset: next < total && read > 0 ? next : null,
       applications: data ?? [],
     };
   },
