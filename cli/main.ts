@@ -11,6 +11,7 @@ import { sandboxSamples } from '../prisma/sandbox/load.ts';
 import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
+import { DEVELOPMENT_USAGE, runIngestDevelopmentCommand } from './ingest/development-cli.ts';
 import { EASEMENTS_USAGE, runIngestEasementsCommand } from './ingest/easements-cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import {
@@ -49,6 +50,8 @@ const USAGE = `Usage: landgraph <command>
                             load soil polygons with clay content and soil depth (SLGA CLY/DES over polygons)
   ingest easements <file> --state VIC|NSW|QLD [--dataset live] [--snapshot ID]
                             load a state cadastre's easement polygons onto the parcels they burden
+  ingest development-applications <file> --format planningalerts|nsw-portal [--dataset live] [--snapshot ID]
+                            upsert development applications (PlanningAlerts or NSW Planning Portal JSON)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -103,6 +106,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest land-values', LAND_VALUES_USAGE],
   ['ingest soil', SOIL_USAGE],
   ['ingest easements', EASEMENTS_USAGE],
+  ['ingest development-applications', DEVELOPMENT_USAGE],
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
@@ -151,6 +155,8 @@ export const NEWCOMER_SCOPES = [
   'dossier.read',
   'risk.read',
   'risk.summary.read',
+  'development-applications.read',
+  'development-applications.feed.read',
 ] as const;
 
 export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));
@@ -228,6 +234,7 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'land-values') return await runIngestLandValuesCommand(rest);
         if (sub === 'soil') return await runIngestSoilCommand(rest);
         if (sub === 'easements') return await runIngestEasementsCommand(rest);
+        if (sub === 'development-applications') return await runIngestDevelopmentCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

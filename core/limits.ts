@@ -17,3 +17,19 @@ export const DEFAULT_NEAREST_ROADS = 5;
 export const MAX_NEAREST_ROADS = 50;
 /** A point further than this from every centreline is not near a road: it gets no_data, not a far road. */
 export const NEAREST_ROAD_REACH_M = 2000;
+
+/** Development applications near a point: the radius by default and at most, in metres. */
+export const DEFAULT_DA_RADIUS_M = 500;
+export const MAX_DA_RADIUS_M = 2000;
+/** More applications than this within the radius is refused (ask a smaller radius), never truncated. */
+export const MAX_DA_NEAR = 1000;
+/** Pages of applications (an LGA's list, the change feed): rows by default and at most. */
+export const DEFAULT_DA_PAGE = 100;
+export const MAX_DA_PAGE = 200;
+/** The change feed's window: at most this many degrees per axis (spec 8). */
+export const MAX_DA_FEED_SPAN_DEGREES = 2;
+/** An LGA's list pages by offset up to here; further back, the feed's cursor pages any depth. */
+export const MAX_DA_OFFSET = 10_000;
+/** Statistics: months of history by default and at most. */
+export const DEFAULT_DA_STATS_MONTHS = 24;
+export const MAX_DA_STATS_MONTHS = 120;

@@ -88,6 +88,8 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'risk.summary.read',
   // GET /api/ugb/at-point takes a parcel or an address as well as a point (spec 2.1.2)
   'ugb.read',
+  // the DA lookups take pfi + state in place of lat/lng (spec 2.1.2)
+  'development-applications.read',
 ];
 
 /**
@@ -116,6 +118,8 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
   // easements and land values are recorded against the parcel: both carry its parcel_pfi
   'easement.read',
   'dossier.read',
+  // DA records name the parcel they matched, and a lookup by parcel searches around its point
+  'development-applications.read',
   'internal:address-to-parcel',
   'internal:envelope-parcel-stage',
 ];
@@ -202,6 +206,12 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   // that reads it. Not elevation.read: the profile reaches states the Elevation group does not serve
   'Property.ground_profile': ['risk.read', 'risk.summary.read'],
   'Query.hazardsAt': ['risk.read', 'risk.summary.read'],
+  // a parcel's DA records are sold twice: as a development-applications lookup and in the dossier (spec 4.11)
+  'Property.development_applications': ['development-applications.read', 'dossier.read'],
+  'Query.developmentApplicationsNear': ['development-applications.read'],
+  'Query.developmentApplicationsInLga': ['development-applications.read'],
+  'Query.developmentApplicationStatistics': ['development-applications.read'],
+  'Query.developmentApplicationFeed': ['development-applications.feed.read'],
 };
 
 /**
@@ -240,6 +250,15 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'ClimateZoneLayer',
   'ContourLine',
   'ContourSet',
+  'DevelopmentApplication',
+  'DevelopmentApplicationLayer',
+  'DevelopmentApplicationPage',
+  'DevelopmentApplicationsNear',
+  'DevelopmentCount',
+  'DevelopmentCredit',
+  'DevelopmentFeedPage',
+  'DevelopmentMonth',
+  'DevelopmentStatistics',
   'Easement',
   'EasementCollection',
   'EasementLayer',

@@ -1,6 +1,7 @@
 import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
+import { buildDevelopmentSubgraph } from './development/server.ts';
 import { buildHazardsSubgraph } from './hazards/server.ts';
 import { buildLandSubgraph } from './land/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
@@ -19,6 +20,7 @@ export const SUBGRAPHS = {
   soil: buildSoilSubgraph,
   land: buildLandSubgraph,
   hazards: buildHazardsSubgraph,
+  development: buildDevelopmentSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

@@ -209,6 +209,7 @@ describe('--help', () => {
         'ingest gnaf',
         'ingest planning',
         'ingest hazards',
+        'ingest development-applications',
       ]),
     );
     expect(names).toEqual(expect.arrayContaining(['mirror export-cadastre', 'keys create', 'migrate', 'compose']));
@@ -234,7 +235,16 @@ describe('--help', () => {
   });
 
   it('says ingest writes the live dataset by default, read with a live key', async () => {
-    for (const sub of ['gnaf', 'planning', 'hazards', 'buildings', 'land-values', 'soil', 'easements']) {
+    for (const sub of [
+      'gnaf',
+      'planning',
+      'hazards',
+      'buildings',
+      'land-values',
+      'soil',
+      'easements',
+      'development-applications',
+    ]) {
       const { stdout } = await runMain(['ingest', sub, '--help']);
       expect(stdout, sub).toMatch(/default: live/);
       expect(stdout, sub).toMatch(/live key/);

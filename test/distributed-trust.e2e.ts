@@ -165,6 +165,32 @@ describe('subgraphs trust only the gateway', () => {
     expect(response.body.layers.cadastre.status).toBe('ok');
   });
 
+  it('answers the development applications of a parcel and the change feed through the development process', async () => {
+    const [parcel] = await running.runtime.db.query<{ parcel_pfi: string; lga_code: string }>(
+      `SELECT parcel_pfi, lga_code FROM development.application WHERE dataset = 'sandbox' AND state = 'VIC'
+       ORDER BY parcel_pfi LIMIT 1`,
+    );
+    const auth = { Authorization: `Bearer ${key}` };
+    const graph = await request(running.url)
+      .get('/v1/property/graph')
+      .query({ pfi: parcel!.parcel_pfi, state: 'VIC' })
+      .set(auth);
+    expect(graph.status).toBe(200);
+    expect(graph.body.layers.development_applications.status).toBe('ok');
+    const feed = await request(running.url)
+      .get('/v1/development-applications/feed')
+      .query({ lga_code: parcel!.lga_code, limit: '5' })
+      .set(auth);
+    expect(feed.status).toBe(200);
+    expect(feed.body).toMatchObject({ count: 5, has_more: true });
+    const next = await request(running.url)
+      .get('/v1/development-applications/feed')
+      .query({ lga_code: parcel!.lga_code, limit: '5', cursor: feed.body.next_cursor as string })
+      .set(auth);
+    const refs = (body: { data: Array<{ council_reference: string }> }) => body.data.map((d) => d.council_reference);
+    expect(refs(next.body).filter((r) => refs(feed.body).includes(r))).toEqual([]);
+  });
+
   it('marks only the terrain layer error while the terrain process hangs past the timeout', async () => {
     running.subgraphs.terrain.kill('SIGSTOP');
     try {

@@ -25,7 +25,8 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
        landgraph ingest buildings <file> --state VIC|NSW|QLD [--source osm|state] (see its --help)
        landgraph ingest land-values <file> --state NSW [--base-date YYYY-MM-DD] (see its --help)
        landgraph ingest soil <file> --state VIC|NSW|QLD [--clay FIELD] [--depth FIELD] (see its --help)
-       landgraph ingest easements <file> --state VIC|NSW|QLD (see its --help)`;
+       landgraph ingest easements <file> --state VIC|NSW|QLD (see its --help)
+       landgraph ingest development-applications <file> --format planningalerts|nsw-portal (see its --help)`;
 
 const n = (value: number) => value.toLocaleString('en-AU');
 

@@ -33,6 +33,7 @@ export function emptyTables(): Buffers {
     contamination_site: [],
     vegetation: [],
     hazard_coverage: [],
+    development_application: [],
     dataset_source: [],
   };
 }
@@ -62,6 +63,7 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   contamination_site: (rows) => ({ table: 'contamination_site', rows }),
   vegetation: (rows) => ({ table: 'vegetation', rows }),
   hazard_coverage: (rows) => ({ table: 'hazard_coverage', rows }),
+  development_application: (rows) => ({ table: 'development_application', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -90,6 +92,7 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'contamination_site',
   'vegetation',
   'hazard_coverage',
+  'development_application',
   'dataset_source',
 ];
 

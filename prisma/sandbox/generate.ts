@@ -2,9 +2,10 @@
  * The sandbox dataset: a deterministic demo of six real suburbs (two each in VIC, NSW and QLD)
  * with generated streets, parcels, G-NAF-style addresses, zones, overlays, coverage, road
  * centrelines, urban growth boundaries, climate zones, a terrain model, easements, building
- * footprints and land values, for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
+ * footprints, land values, hazards and development applications, for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
  */
 import { Batcher } from './batcher.ts';
+import { DA_MODELLED_ON } from './development.ts';
 import { IdMint } from './identifiers.ts';
 import { separateSuburbs } from './placement.ts';
 import { heritageCount } from './planning.ts';
@@ -34,6 +35,7 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'buildings-state',
   'land-values',
   'hazards',
+  'development-applications',
 ];
 
 export interface SandboxOptions {
@@ -64,10 +66,11 @@ export function sandboxParcels(options: SandboxOptions): number {
  * The generator's version, in every snapshot id: a database holding a sandbox of an older
  * version (v1: no G-NAF states, authority codes or default geocodes, street types spelled out
  * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil, easements,
- * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards)
+ * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
+ * v6: no development applications)
  * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v6';
+export const SANDBOX_VERSION = 'v7';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -161,6 +164,7 @@ const SOURCES: Record<
       QLD: 'QLD SPP flood hazard and bushfire prone area mapping and the Contaminated Land Register',
     },
   },
+  'development-applications': { what: 'development applications', modelledOn: DA_MODELLED_ON },
 };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {

@@ -21,7 +21,8 @@ export type SourceLayer =
   /** The state's CC BY building layer that supplements OpenStreetMap's footprints (spec 2.2). */
   | 'buildings-state'
   | 'soil'
-  | 'hazards';
+  | 'hazards'
+  | 'development-applications';
 
 export interface StateRow {
   state_pid: string;
@@ -267,6 +268,38 @@ export interface HazardCoverageRow {
   wkt: string;
 }
 
+export type DevelopmentCategory =
+  'dwelling' | 'alterations' | 'subdivision' | 'demolition' | 'commercial' | 'industrial' | 'other';
+export type DevelopmentStatus = 'lodged' | 'under_assessment' | 'approved' | 'refused' | 'withdrawn' | 'determined';
+
+/** One development application (migration 0009); received_at is its updated_at (received as it changed). */
+export interface DevelopmentApplicationRow {
+  source: string;
+  authority: string;
+  council_reference: string;
+  state: SandboxState;
+  lga_code: string;
+  lga_name: string;
+  suburb: string;
+  address: string;
+  gnaf_pid: string;
+  parcel_pfi: string;
+  description: string;
+  category: DevelopmentCategory;
+  status: DevelopmentStatus;
+  /** YYYY-MM-DD. */
+  lodged_date: string;
+  decided_date: string | null;
+  estimated_cost: number | null;
+  dwellings_proposed: number | null;
+  source_url: string;
+  attribution: string;
+  /** ISO 8601 instant. */
+  updated_at: string;
+  lng: number;
+  lat: number;
+}
+
 export interface DatasetSourceRow {
   layer: SourceLayer;
   state: SandboxState;
@@ -300,6 +333,7 @@ export interface SandboxTables {
   contamination_site: ContaminationSiteRow;
   vegetation: VegetationRow;
   hazard_coverage: HazardCoverageRow;
+  development_application: DevelopmentApplicationRow;
   dataset_source: DatasetSourceRow;
 }
 

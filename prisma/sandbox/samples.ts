@@ -3,7 +3,7 @@
  * wants: each state with every layer present, a unit, a shop with a number range, a parcel
  * outside planning coverage (and the land layers' coverage), one inside coverage but in a
  * deferred (unzoned) block, an address G-NAF could geocode only to its street, and a parcel
- * with an easement, a building footprint and a land value.
+ * with an easement, a building footprint and a land value, and one with development applications.
  */
 import type { Database } from '../../core/db.ts';
 import { SANDBOX_DATASET } from './generate.ts';
@@ -102,6 +102,12 @@ const CASES: ReadonlyArray<{ note: string; where: string; state?: string }> = [
   {
     note: 'hazards: flood not mapped',
     where: `${SINGLE} AND ${ON_PARCEL} AND ${hazardMapped('bushfire')} AND NOT ${hazardMapped('flood')}`,
+  },
+  {
+    note: 'development applications on the parcel (NSW)',
+    state: 'NSW',
+    where: `${SINGLE} AND ${ON_PARCEL} AND EXISTS (SELECT 1 FROM development.application d
+      WHERE d.dataset = a.dataset AND d.state = a.state AND d.parcel_pfi = a.parcel_pfi)`,
   },
   {
     note: 'hazards not covered',

@@ -386,6 +386,47 @@ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(sta
         (r) => r.wkt,
       ),
   },
+  development_application: {
+    sql: `INSERT INTO development.application (dataset, source, authority, council_reference, state, lga_code, lga_name,
+  suburb, address, gnaf_pid, parcel_pfi, description, category, status, lodged_date, decided_date, estimated_cost,
+  dwellings_proposed, source_url, attribution, license, updated_at, received_at, geom)
+SELECT $1::text, t.source, t.authority, t.council_reference, t.state, t.lga_code, t.lga_name, t.suburb, t.address,
+  t.gnaf_pid, t.parcel_pfi, t.description, t.category, t.status, t.lodged_date::date, t.decided_date::date,
+  t.estimated_cost, t.dwellings_proposed, t.source_url, t.attribution, 'CC BY 4.0', t.updated_at::timestamptz,
+  t.updated_at::timestamptz, ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326)
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+  $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::float8[], $18::int4[], $19::text[],
+  $20::text[], $21::text[], $22::float8[], $23::float8[])
+  AS t(source, authority, council_reference, state, lga_code, lga_name, suburb, address, gnaf_pid, parcel_pfi,
+    description, category, status, lodged_date, decided_date, estimated_cost, dwellings_proposed, source_url,
+    attribution, updated_at, lng, lat)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.source,
+        (r) => r.authority,
+        (r) => r.council_reference,
+        (r) => r.state,
+        (r) => r.lga_code,
+        (r) => r.lga_name,
+        (r) => r.suburb,
+        (r) => r.address,
+        (r) => r.gnaf_pid,
+        (r) => r.parcel_pfi,
+        (r) => r.description,
+        (r) => r.category,
+        (r) => r.status,
+        (r) => r.lodged_date,
+        (r) => r.decided_date,
+        (r) => r.estimated_cost,
+        (r) => r.dwellings_proposed,
+        (r) => r.source_url,
+        (r) => r.attribution,
+        (r) => r.updated_at,
+        (r) => r.lng,
+        (r) => r.lat,
+      ),
+  },
   dataset_source: {
     sql: `INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
 SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t`,
@@ -440,6 +481,7 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM hazards.contamination_site WHERE dataset = $1',
   'DELETE FROM hazards.vegetation WHERE dataset = $1',
   'DELETE FROM hazards.coverage WHERE dataset = $1',
+  'DELETE FROM development.application WHERE dataset = $1',
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
@@ -455,4 +497,5 @@ export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, ad
   soil.polygon, soil.coverage,
 
   land.easement, land.building_footprint, land.land_value, land.coverage,
-  hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage`;
+  hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage,
+  development.application`;

@@ -12,6 +12,7 @@ import {
 } from './addresses.ts';
 import { at } from './arrays.ts';
 import type { Batcher } from './batcher.ts';
+import { pushDevelopmentRows } from './development.ts';
 import { hazardRows } from './hazards.ts';
 import { climateZoneRow } from './climate.ts';
 import { Frame, rectRing, Shear } from './geometry.ts';
@@ -82,6 +83,7 @@ function emitBlock(seed: number, ctx: SuburbAddressing, block: BlockPlan, r: num
   const blockPlan = mint.plan(rng.weighted(spec.plans));
   // the land layers draw from a stream of their own, so they leave every other table as it was
   const landRng = Rng.for(seed, spec.key, 'land', r, j);
+  const developmentRng = Rng.for(seed, spec.key, 'development', r, j);
   let lotNumber = 0;
   for (const lot of blockLots(seed, spec, grid, block, r, j)) {
     const frontage = frontageOf(rng, grid, ctx.streets, lot, r, j);
@@ -106,6 +108,7 @@ function emitBlock(seed: number, ctx: SuburbAddressing, block: BlockPlan, r: num
     });
     for (const address of rows) out.push('address_detail', address);
     pushLandRows(landRng, { spec, frame, lot, pfi, plan: planNumber, areaM2: polygon.areaM2 }, out);
+    pushDevelopmentRows(developmentRng, { spec, lot, pfi, addresses: rows }, out);
   }
 }
 

@@ -9,6 +9,7 @@ import { LAND_ROUTE_DOCS } from './land-docs.ts';
 import { RISK_ROUTE_DOCS } from './risk-docs.ts';
 import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
 import { ROADS_ROUTE_DOCS } from './roads-docs.ts';
+import { DEVELOPMENT_ROUTE_DOCS } from './development-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -221,4 +222,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...SOIL_ROUTE_DOCS,
   ...LAND_ROUTE_DOCS,
   ...RISK_ROUTE_DOCS,
+  ...DEVELOPMENT_ROUTE_DOCS,
 };

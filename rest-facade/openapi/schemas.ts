@@ -9,6 +9,7 @@ import { LAND_SCHEMAS } from './land-docs.ts';
 import { RISK_SCHEMAS } from './risk-docs.ts';
 import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 import { ROADS_SCHEMAS } from './roads-docs.ts';
+import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -71,12 +72,13 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   buildings: { type: 'array', items: schemaRef('BuildingFeature') },
   land_value: schemaRef('LandValue'),
   hazards: schemaRef('Hazards'),
+  development_applications: { type: 'array', items: schemaRef('DevelopmentApplication') },
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
   return {
     type: 'object',
-    description: `Present when the key holds ${layer.scope}.`,
+    description: `Present when the key holds ${layer.scope}${'alsoScope' in layer ? ` or ${layer.alsoScope}` : ''}.`,
     properties: {
       status: schemaRef('LayerStatus'),
       source: { type: ['string', 'null'], description: 'Where the answer came from, e.g. mirror:vic/cadastre@<id>.' },
@@ -538,4 +540,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...SOIL_SCHEMAS,
   ...LAND_SCHEMAS,
   ...RISK_SCHEMAS,
+  ...DEVELOPMENT_SCHEMAS,
 };

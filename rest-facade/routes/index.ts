@@ -13,6 +13,14 @@ import { buildingEnvelope, envelopeByAddress } from './envelope.ts';
 import { planningProvisions } from './provisions.ts';
 import { roadsFronting, roadsNearest } from './roads.ts';
 import { soil } from './soil.ts';
+import {
+  developmentApplicationStatistics,
+  developmentApplicationsFeed,
+  developmentApplicationsNearby,
+  developmentApplicationsOfLga,
+  developmentApplicationsOfParcel,
+  dossierDevelopmentApplications,
+} from './development.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
@@ -49,4 +57,10 @@ export const ROUTES: RouteDefinition[] = [
   buildings,
   landValues,
   hazardsRoute,
+  developmentApplicationsNearby,
+  developmentApplicationsOfParcel,
+  developmentApplicationsOfLga,
+  developmentApplicationStatistics,
+  developmentApplicationsFeed,
+  dossierDevelopmentApplications,
 ] as RouteDefinition[];

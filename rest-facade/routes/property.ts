@@ -14,6 +14,7 @@ import type { EnvelopeFields, ProvisionsFields } from './provisions-shape.ts';
 import { HAZARDS_SELECTION } from './hazards-shape.ts';
 import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } from './provisions-shape.ts';
 import { SOIL_FIELDS } from './soil.ts';
+import { DA_FIELDS, DA_LAYER_FIELDS } from './development-shape.ts';
 import {
   BUILDING_FIELDS,
   EASEMENT_FIELDS,
@@ -109,7 +110,19 @@ export const PROPERTY_LAYERS = [
     selection: `land_value { ${LAND_LAYER_FIELDS} data { ${LAND_VALUE_FIELDS} } }`,
     toRest: (data: unknown) => data,
   },
+  {
+    name: 'development_applications',
+    scope: 'development-applications.read',
+    // DA records are part of the dossier too (spec 4.11): either scope opens the layer
+    alsoScope: 'dossier.read',
+    selection: `development_applications { ${DA_LAYER_FIELDS} data { ${DA_FIELDS} } }`,
+    toRest: (data: unknown) => data,
+  },
 ] as const;
+
+/** Whether the caller's key opens a layer: its scope, or the other scope that sells the same data. */
+export const opensLayer = (scope: Parameters<typeof hasScope>[0], layer: PropertyLayer) =>
+  hasScope(scope, layer.scope) || ('alsoScope' in layer && hasScope(scope, layer.alsoScope));
 
 /** The identity fields every property-graph operation selects, beside its layers. */
 const SELECTED = new Set(['gnaf_pid', 'parcel_pfi', 'state', 'location', 'address']);
@@ -207,7 +220,7 @@ export const propertyGraph = defineRoute({
   query: graphQuery,
   errorStyle: 'plain',
   async handle(q, { graph, scope }) {
-    const allowed = PROPERTY_LAYERS.filter((layer) => hasScope(scope, layer.scope));
+    const allowed = PROPERTY_LAYERS.filter((layer) => opensLayer(scope, layer));
     type Result = { property: PropertyResult | null };
     const run = async (entry: 'point' | 'parcel' | 'gnaf', variables: Record<string, unknown>) =>
       withLayerFailures(await graph.execute<Result>(propertyOperation(entry, allowed), variables, scope), allowed);

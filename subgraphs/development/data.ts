@@ -1,0 +1,105 @@
+import DataLoader from 'dataloader';
+import type { RequestScope } from '../../core/context.ts';
+import type { BBox } from '../../core/geo.ts';
+import type { LayerResult, Provenance } from '../../core/layer.ts';
+import type { SubgraphDeps } from '../../core/subgraph.ts';
+import type { DevelopmentRow, FeedFilter, FeedRow, Found, LgaPageRow, StatisticsPlace, StatisticsRow } from './sql.ts';
+import {
+  APPLICATION_STATISTICS,
+  APPLICATIONS_IN_LGA,
+  APPLICATIONS_NEAR,
+  APPLICATIONS_OF_PARCELS,
+  FEED_PAGE,
+} from './sql.ts';
+
+/** The layer's name in dataset_source (its credit and snapshot, per state). */
+export const DEVELOPMENT_LAYER = 'development-applications';
+
+export type DevelopmentProperty = { parcel_pfi: string | null; state: string };
+
+/** Every answer of the layer reports the day the newest application of its state was received (its freshness). */
+export type WithFreshness<T> = T & { freshness: string | null };
+type Header = WithFreshness<Omit<LayerResult<never>, 'data'>>;
+
+export type DevelopmentLayerModel = WithFreshness<LayerResult<DevelopmentRow[]>>;
+export type NearModel = Header & { radius_m: number; applications: DevelopmentRow[] };
+export type PageModel = Header & {
+  total: number;
+  offset: number;
+  next_offset: number | null;
+  applications: DevelopmentRow[];
+};
+export type StatisticsModel = Header &
+  Omit<StatisticsRow, 'states' | 'place'> & {
+    lga_code: string | null;
+    lga_name: string | null;
+    suburb: string | null;
+    state: string | null;
+  };
+export type CreditModel = { state: string; attribution: string; license: string };
+export type FeedPageModel = {
+  applications: DevelopmentRow[];
+  next_cursor: string | null;
+  has_more: boolean;
+  credits: CreditModel[];
+};
+
+type ParcelKey = { state: string; parcel_pfi: string };
+
+/**
+ * The development subgraph's data source for one request: the applications of every parcel of
+ * the request in one statement, and the lookups by point, LGA, place and change.
+ */
+export class DevelopmentData {
+  readonly applicationsOf: DataLoader<ParcelKey, Found, string>;
+
+  constructor(
+    private readonly deps: SubgraphDeps,
+    private readonly scope: RequestScope,
+  ) {
+    this.applicationsOf = new DataLoader<ParcelKey, Found, string>(
+      async (keys) => {
+        const rows = await deps.db.sql<Found>(
+          APPLICATIONS_OF_PARCELS(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.parcel_pfi),
+          ),
+        );
+        const byIndex = new Map(rows.map((row) => [row.i, row]));
+        return keys.map((_k, i) => byIndex.get(i) ?? { i, freshness: null, features: [] });
+      },
+      { cacheKeyFn: (k) => `${k.state}:${k.parcel_pfi}` },
+    );
+  }
+
+  provenance(state: string): Promise<Provenance | undefined> {
+    return this.deps.catalog.get(this.scope.dataset, DEVELOPMENT_LAYER, state);
+  }
+
+  async near(state: string, lng: number, lat: number, radiusM: number, box: BBox, limit: number): Promise<Found> {
+    const [row] = await this.deps.db.sql<Found>(
+      APPLICATIONS_NEAR(this.scope.dataset, state, lng, lat, radiusM, box, limit),
+    );
+    return row ?? { i: 0, freshness: null, features: [] };
+  }
+
+  async inLga(lgaCode: string, state: string | null, limit: number, offset: number): Promise<LgaPageRow> {
+    const [row] = await this.deps.db.sql<LgaPageRow>(
+      APPLICATIONS_IN_LGA(this.scope.dataset, lgaCode, state, limit, offset),
+    );
+    return row ?? { total: 0, states: [], features: [] };
+  }
+
+  async statistics(place: StatisticsPlace, months: number): Promise<StatisticsRow> {
+    const [row] = await this.deps.db.sql<StatisticsRow>(APPLICATION_STATISTICS(this.scope.dataset, place, months));
+    if (!row) throw new Error('The statistics statement returned no row.');
+    return row;
+  }
+
+  feed(filter: FeedFilter, limit: number): Promise<FeedRow[]> {
+    return this.deps.db.sql<FeedRow>(FEED_PAGE(this.scope.dataset, filter, limit));
+  }
+}
+
+export type DevelopmentContext = RequestScope & { development: DevelopmentData };

@@ -1,0 +1,19 @@
+import type { RequestScope } from '../../core/context.ts';
+import type { Subgraph, SubgraphDeps } from '../../core/subgraph.ts';
+import { buildSubgraph } from '../../core/subgraph.ts';
+import type { DevelopmentContext } from './data.ts';
+import { DevelopmentData } from './data.ts';
+import { Property } from './resolvers/Property.ts';
+import { Query } from './resolvers/Query.ts';
+
+export function buildDevelopmentSubgraph(deps: SubgraphDeps): Subgraph<DevelopmentContext> {
+  return buildSubgraph(
+    'development',
+    new URL('./schema.graphql', import.meta.url),
+    { Query, Property },
+    (scope: RequestScope) => ({
+      ...scope,
+      development: new DevelopmentData(deps, scope),
+    }),
+  );
+}

@@ -1,0 +1,213 @@
+import { Prisma } from '../../generated/prisma/client.ts';
+import type { BBox } from '../../core/geo.ts';
+
+export type DevelopmentRow = {
+  source: string;
+  authority: string;
+  council_reference: string;
+  state: string;
+  lga_code: string | null;
+  lga_name: string | null;
+  suburb: string | null;
+  address: string | null;
+  gnaf_pid: string | null;
+  parcel_pfi: string | null;
+  location: { lat: number; lng: number } | null;
+  description: string | null;
+  category: string;
+  status: string;
+  lodged_date: string | null;
+  decided_date: string | null;
+  estimated_cost: number | null;
+  dwellings_proposed: number | null;
+  source_url: string | null;
+  attribution: string;
+  license: string;
+  updated_at: string;
+  received_at: string;
+  distance_m?: number | null;
+};
+
+/** A feed row: the application and its id, which with received_at (to the microsecond) places it in the feed. */
+export type FeedRow = DevelopmentRow & { feed_id: string };
+
+/** What one statement finds for one parcel: the state's newest receipt (null: no application of it) and the applications. */
+export type Found = { i: number; freshness: string | null; features: DevelopmentRow[] };
+
+// Instants to the microsecond in UTC, so a cursor names exactly the row it stopped at.
+const instant = (column: Prisma.Sql) =>
+  Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const COLUMNS = Prisma.sql`a.source, a.authority, a.council_reference, a.state, a.lga_code, a.lga_name, a.suburb,
+  a.address, a.gnaf_pid, a.parcel_pfi,
+  CASE WHEN a.geom IS NULL THEN NULL ELSE json_build_object('lat', ST_Y(a.geom), 'lng', ST_X(a.geom)) END AS location,
+  a.description, a.category, a.status, a.lodged_date::text AS lodged_date, a.decided_date::text AS decided_date,
+  a.estimated_cost, a.dwellings_proposed, a.source_url, a.attribution, a.license,
+  ${instant(Prisma.sql`a.updated_at`)} AS updated_at, ${instant(Prisma.sql`a.received_at`)} AS received_at`;
+
+/** The day the newest application of a state was received: the layer's freshness. */
+const freshness = (dataset: string, state: Prisma.Sql) => Prisma.sql`
+  (SELECT max(f.received_at)::date::text FROM development.application f WHERE f.dataset = ${dataset} AND f.state = ${state})`;
+
+/** The applications of each parcel of a batch, newest lodged first: one statement for every property of a request. */
+export const APPLICATIONS_OF_PARCELS = (dataset: string, states: string[], pfis: string[]) => Prisma.sql`
+  SELECT (k.i - 1)::int AS i, ${freshness(dataset, Prisma.sql`k.state`)} AS freshness,
+    coalesce((SELECT json_agg(f) FROM (
+      SELECT ${COLUMNS} FROM development.application a
+      WHERE a.dataset = ${dataset} AND a.state = k.state AND a.parcel_pfi = k.pfi
+      ORDER BY a.lodged_date DESC NULLS LAST, a.council_reference) f), '[]'::json) AS features
+  FROM unnest(${states}::text[], ${pfis}::text[]) WITH ORDINALITY AS k(state, pfi, i)`;
+
+/**
+ * Applications within a radius of a point, nearest first, one row past the limit so an over-full
+ * radius is refused rather than cut short. The box (`&&`) lets the GiST index narrow; the
+ * geography distance is the exact test.
+ */
+export const APPLICATIONS_NEAR = (
+  dataset: string,
+  state: string,
+  lng: number,
+  lat: number,
+  radiusM: number,
+  box: BBox,
+  limit: number,
+) => Prisma.sql`
+  SELECT 0 AS i, ${freshness(dataset, Prisma.sql`${state}`)} AS freshness,
+    coalesce((SELECT json_agg(f) FROM (
+      SELECT ${COLUMNS}, ST_Distance(a.geom::geography, p.pt::geography) AS distance_m
+      FROM development.application a, (SELECT ST_SetSRID(ST_MakePoint(${lng}, ${lat}), 4326) AS pt) p
+      WHERE a.dataset = ${dataset} AND a.state = ${state}
+        AND a.geom && ST_MakeEnvelope(${box.west}, ${box.south}, ${box.east}, ${box.north}, 4326)
+        AND ST_DWithin(a.geom::geography, p.pt::geography, ${radiusM})
+      ORDER BY distance_m, a.lodged_date DESC NULLS LAST, a.id
+      LIMIT ${limit + 1}) f), '[]'::json) AS features`;
+
+const lgaWhere = (dataset: string, lgaCode: string, state: string | null) =>
+  Prisma.sql`a.dataset = ${dataset} AND a.lga_code = ${lgaCode}${state ? Prisma.sql` AND a.state = ${state}` : Prisma.empty}`;
+
+/** One page of an LGA's applications, newest lodged first, with how many there are and the states they are in. */
+export const APPLICATIONS_IN_LGA = (
+  dataset: string,
+  lgaCode: string,
+  state: string | null,
+  limit: number,
+  offset: number,
+) => Prisma.sql`
+  SELECT (SELECT count(*)::int FROM development.application a WHERE ${lgaWhere(dataset, lgaCode, state)}) AS total,
+    (SELECT coalesce(json_agg(DISTINCT a.state), '[]'::json) FROM development.application a
+     WHERE ${lgaWhere(dataset, lgaCode, state)}) AS states,
+    coalesce((SELECT json_agg(f) FROM (
+      SELECT ${COLUMNS} FROM development.application a WHERE ${lgaWhere(dataset, lgaCode, state)}
+      ORDER BY a.lodged_date DESC NULLS LAST, a.id DESC
+      LIMIT ${limit} OFFSET ${offset}) f), '[]'::json) AS features`;
+
+export type LgaPageRow = { total: number; states: string[]; features: DevelopmentRow[] };
+
+export type StatisticsPlace = { lgaCode: string } | { suburb: string; state: string };
+
+/**
+ * Applications lodged per month over `months` months to the current one, of an LGA or a suburb:
+ * every month listed (zero where none was lodged), counts by current status and by category,
+ * and the median days from lodgement to decision of the decided ones (withdrawals are not
+ * decisions).
+ */
+export const APPLICATION_STATISTICS = (dataset: string, place: StatisticsPlace, months: number) => {
+  const where =
+    'lgaCode' in place
+      ? Prisma.sql`a.lga_code = ${place.lgaCode}`
+      : Prisma.sql`a.state = ${place.state} AND upper(a.suburb) = upper(${place.suburb})`;
+  return Prisma.sql`
+  WITH bounds AS (
+    SELECT (date_trunc('month', now()) - make_interval(months => ${months - 1}))::date AS first,
+      date_trunc('month', now())::date AS last
+  ), picked AS (
+    SELECT a.state, a.lga_code, a.lga_name, a.suburb, a.status, a.category,
+      to_char(a.lodged_date, 'YYYY-MM') AS month,
+      CASE WHEN a.status IN ('approved', 'refused', 'determined') AND a.decided_date IS NOT NULL
+        THEN (a.decided_date - a.lodged_date) END AS decision_days
+    FROM development.application a, bounds b
+    WHERE a.dataset = ${dataset} AND ${where} AND a.lodged_date >= b.first
+  ), calendar AS (
+    SELECT to_char(m, 'YYYY-MM') AS month
+    FROM bounds b, generate_series(b.first, b.last, interval '1 month') AS m
+  ), per_month AS (
+    SELECT c.month, count(p.month)::int AS lodged,
+      percentile_cont(0.5) WITHIN GROUP (ORDER BY p.decision_days) AS median_decision_days
+    FROM calendar c LEFT JOIN picked p ON p.month = c.month GROUP BY c.month
+  ), by_status AS (
+    SELECT month, json_agg(json_build_object('key', status, 'count', n) ORDER BY status) AS counts
+    FROM (SELECT month, status, count(*)::int AS n FROM picked GROUP BY month, status) s GROUP BY month
+  ), by_category AS (
+    SELECT month, json_agg(json_build_object('key', category, 'count', n) ORDER BY category) AS counts
+    FROM (SELECT month, category, count(*)::int AS n FROM picked GROUP BY month, category) s GROUP BY month
+  )
+  SELECT (SELECT to_char(first, 'YYYY-MM') FROM bounds) AS from_month,
+    (SELECT to_char(last, 'YYYY-MM') FROM bounds) AS to_month,
+    (SELECT count(*)::int FROM picked) AS total,
+    (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY decision_days) FROM picked) AS median_decision_days,
+    (SELECT coalesce(json_agg(DISTINCT state), '[]'::json) FROM picked) AS states,
+    (SELECT json_build_object('lga_code', max(a.lga_code), 'lga_name', max(a.lga_name), 'suburb', max(a.suburb),
+       'state', max(a.state), 'known', count(*) > 0)
+     FROM development.application a WHERE a.dataset = ${dataset} AND ${where}) AS place,
+    (SELECT json_agg(json_build_object('month', m.month, 'lodged', m.lodged,
+       'median_decision_days', m.median_decision_days,
+       'by_status', coalesce(s.counts, '[]'::json), 'by_category', coalesce(c.counts, '[]'::json)) ORDER BY m.month)
+     FROM per_month m LEFT JOIN by_status s USING (month) LEFT JOIN by_category c USING (month)) AS months`;
+};
+
+export type StatisticsRow = {
+  from_month: string;
+  to_month: string;
+  total: number;
+  median_decision_days: number | null;
+  states: string[];
+  place: {
+    lga_code: string | null;
+    lga_name: string | null;
+    suburb: string | null;
+    state: string | null;
+    known: boolean;
+  };
+  months: Array<{
+    month: string;
+    lodged: number;
+    median_decision_days: number | null;
+    by_status: Array<{ key: string; count: number }>;
+    by_category: Array<{ key: string; count: number }>;
+  }>;
+};
+
+export type FeedFilter = {
+  lgaCode: string | null;
+  bbox: BBox | null;
+  /** ISO 8601 instant: changes received at or after it. */
+  since: string | null;
+  /** The last row of the page before: the feed resumes strictly after it. */
+  after: { at: string; id: string } | null;
+};
+
+/**
+ * One page of the change feed in the order our copy changed (received_at, then id), one row
+ * past the limit to tell whether there is more. Keyset, not offset: a row that changes while a
+ * client pages moves to the end of the order, so it is read again after the cursor, never
+ * skipped; rows not yet committed are newer than any committed one (the writers serialise on
+ * one lock and stamp their rows after taking it), so a page never passes a row it cannot see.
+ */
+export const FEED_PAGE = (dataset: string, filter: FeedFilter, limit: number) => {
+  const conditions: Prisma.Sql[] = [Prisma.sql`a.dataset = ${dataset}`];
+  if (filter.lgaCode !== null) conditions.push(Prisma.sql`a.lga_code = ${filter.lgaCode}`);
+  if (filter.bbox !== null) {
+    const b = filter.bbox;
+    conditions.push(Prisma.sql`a.geom && ST_MakeEnvelope(${b.west}, ${b.south}, ${b.east}, ${b.north}, 4326)`);
+  }
+  if (filter.since !== null) conditions.push(Prisma.sql`a.received_at >= ${filter.since}::timestamptz`);
+  if (filter.after !== null) {
+    conditions.push(Prisma.sql`(a.received_at, a.id) > (${filter.after.at}::timestamptz, ${filter.after.id}::bigint)`);
+  }
+  return Prisma.sql`
+  SELECT ${COLUMNS}, a.id::text AS feed_id
+  FROM development.application a
+  WHERE ${Prisma.join(conditions, ' AND ')}
+  ORDER BY a.received_at, a.id
+  LIMIT ${limit + 1}`;
+};
