@@ -57,7 +57,11 @@ describe('subgraphs trust only the gateway', () => {
 
   beforeAll(async () => {
     running = await startDistributed(
-      testConfig({ PORT: '0', LANDGRAPH_SUBGRAPH_BASE_PORT: String(BASE_PORT), LANDGRAPH_SUBGRAPH_TIMEOUT_MS: '5000' }),
+      testConfig({
+        PORT: '0',
+        LANDGRAPH_SUBGRAPH_BASE_PORT: String(BASE_PORT),
+        LANDGRAPH_SUBGRAPH_TIMEOUT_MS: '10000',
+      }),
     );
     secret = running.runtime.config.internalSecret!;
     terrainUrl = running.runtime.subgraphUrls!.terrain;
@@ -204,6 +208,7 @@ describe('subgraphs trust only the gateway', () => {
         source: null,
         attribution: null,
         license: null,
+        freshness: null,
         message: 'The terrain service did not answer.',
         data: null,
       });

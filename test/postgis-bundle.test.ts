@@ -51,5 +51,6 @@ describe('the cut PostGIS bundle of the embedded database', () => {
     } finally {
       await db.close();
     }
-  });
+    // a fresh PGlite compiles PostGIS's install script: about 20 s alone, more on a busy machine
+  }, 120_000);
 });
