@@ -63,7 +63,7 @@ export function graphTable(results: readonly GraphCompareResult[]): string {
   ];
   for (const { row, connections, m } of results) {
     const peer = find(results, 'peer-graphql', connections);
-    const ratio = peer && row !== 'peer-graphql' ? `${fmt(m.rps / peer.m.rps, 2)}x` : '';
+    const ratio = peer && peer.m.rps > 0 && row !== 'peer-graphql' ? `${fmt(m.rps / peer.m.rps, 2)}x` : '';
     const helpers = GRAPH_ROW[row].server === 'embedded' ? 'in process' : fmt(m.helperMsPerRequest, 3);
     lines.push(
       `| ${GRAPH_ROW[row].label} | ${connections} | ${fmt(m.rps, 0)} | ${fmt(m.p50, 2)} | ${fmt(m.p95, 2)} | ${fmt(m.p99, 2)} | ${fmt(m.cpuMsPerRequest, 3)} / ${helpers} / ${fmt(m.postgresMsPerRequest, 3)} | ${fmt(m.backgroundCores, 2)} / ${fmt(m.machineBusyCores, 2)} | ${m.non2xx} / ${m.errors} | ${ratio} |`,
@@ -78,7 +78,7 @@ export function graphVerdict(results: readonly GraphCompareResult[]): string {
   const lines: string[] = [];
   for (const connections of counts) {
     const peer = find(results, 'peer-graphql', connections);
-    if (!peer) continue;
+    if (!peer || peer.m.rps <= 0) continue;
     for (const row of ['embedded-graphql', 'embedded-rest', 'distributed-graphql'] as const) {
       const mine = find(results, row, connections);
       if (!mine) continue;
@@ -136,7 +136,8 @@ validation rules and withholds the planner's identity fields the key's scopes do
 adds the scope filter, the reshaping and the credits. The peer does none of that (it asks the subgraphs for every
 scope). The peer runs in one process, as our facade does (its CLI would fork a worker per core).
 
-Runs with the layers phase (\`npm run bench -- --only layers\`; \`--no-peer\` leaves it out). The CPU columns: the
+Runs with the layers phase (\`npm run bench -- --only layers\`; \`--no-peer\` leaves it out), or alone with
+\`--only graph\`; \`--subgraph-pool N\` (4) sizes the distributed pools. The CPU columns: the
 gateway's own process; the subgraph services' processes (distributed rows and the peer, which share them); the
 PostgreSQL backends of the benchmark database. Before measuring, every request is sent once to its server and its
 status and layers tallied, and the first parcels' answers are compared across the three servers.

@@ -15,7 +15,6 @@ import { composeSupergraph } from '../gateway/compose.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import type { Headers } from './api-key.ts';
 import { at, record } from './checked-fetch.ts';
-import { childPids } from './cpu.ts';
 import type { GraphCompareResult, GraphRowName } from './graph-compare-report.ts';
 import { GRAPH_ROW, GRAPH_ROWS } from './graph-compare-report.ts';
 import type { LayerCheck } from './layers-phase.ts';
@@ -67,14 +66,19 @@ export type GraphServers = {
   distributed: Child;
   peer: Child;
   /** The subgraph services both gateways call. */
+  subgraphs: Child[];
   subgraphPids: number[];
   distributedCommand: string;
 };
 
 /**
- * Our gateway in distributed mode (it spawns the subgraph services, each with a pool of
- * `poolMax`), then the peer over the same services, the supergraph composed exactly as the
- * distributed gateway composes it.
+ * The distributed mode as `landgraph serve --distributed` runs it, started piece by piece so the
+ * bench sets the deadline (on this shared 2-core machine eight services starting at once can take
+ * longer than the serve command's 60 s): each subgraph service through its own entry point
+ * (subgraphs/<name>/index, from the build when it is current) with a pool of `poolMax`, then our
+ * gateway in distributed mode over them (bench/facade-server.ts with LANDGRAPH_MODE=distributed:
+ * startRuntime and the Express app, as serve builds them), then the peer over the same services,
+ * the supergraph composed exactly as the distributed gateway composes it.
  */
 export async function startGraphServers(root: string, databaseUrl: string, poolMax: number): Promise<GraphServers> {
   const secret = generateInternalSecret();
@@ -83,26 +87,37 @@ export async function startGraphServers(root: string, databaseUrl: string, poolM
     await freePort(),
     await freePortRange(SUBGRAPH_NAMES.length),
   ];
-  const args = ['bin/landgraph.js', 'serve', '--distributed'];
+  const common = {
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: String(poolMax),
+    NODE_ENV: 'production',
+    LANDGRAPH_LOG_LEVEL: 'warn',
+    LANDGRAPH_SUBGRAPH_BASE_PORT: String(basePort),
+    LANDGRAPH_SUBGRAPH_HOST: '127.0.0.1',
+    LANDGRAPH_INTERNAL_SECRET: secret,
+    LANDGRAPH_DATA_DIR: '.landgraph-bench',
+  };
+  // bench/run.ts builds first; a build that failed or lags the sources leaves the services on tsx
+  const compiled = SUBGRAPH_NAMES.every((name) => existsSync(join(root, 'dist', 'subgraphs', name, 'index.js')));
+  const urls = distributedSubgraphUrls({ subgraphHost: '127.0.0.1', subgraphBasePort: basePort });
+  const subgraphs = SUBGRAPH_NAMES.map((name) =>
+    startChild(
+      `subgraph-${name}`,
+      compiled
+        ? [join('dist', 'subgraphs', name, 'index.js')]
+        : ['--import', 'tsx', join('subgraphs', name, 'index.ts')],
+      { cwd: root, url: urls[name].replace(/\/graphql$/, ''), echo: true, env: common },
+    ),
+  );
+  await Promise.all(subgraphs.map((child) => waitUntilAnswering(child, '/health', START_TIMEOUT_MS)));
+  const args = ['--import', 'tsx', 'bench/facade-server.ts'];
   const distributed = startChild('distributed', args, {
     cwd: root,
     url: `http://127.0.0.1:${gatewayPort}`,
     echo: true,
-    env: {
-      DATABASE_URL: databaseUrl,
-      DATABASE_POOL_MAX: String(poolMax),
-      NODE_ENV: 'production',
-      PORT: String(gatewayPort),
-      HOST: '127.0.0.1',
-      LANDGRAPH_LOG_LEVEL: 'warn',
-      LANDGRAPH_SUBGRAPH_BASE_PORT: String(basePort),
-      LANDGRAPH_INTERNAL_SECRET: secret,
-      LANDGRAPH_DATA_DIR: '.landgraph-bench',
-    },
+    env: { ...common, PORT: String(gatewayPort), HOST: '127.0.0.1', LANDGRAPH_MODE: 'distributed' },
   });
   await waitUntilAnswering(distributed, '/api/health', START_TIMEOUT_MS);
-  const subgraphPids = childPids(distributed.process.pid ?? 0);
-  const urls = distributedSubgraphUrls({ subgraphHost: '127.0.0.1', subgraphBasePort: basePort });
   const dir = join(root, '.landgraph-bench');
   mkdirSync(dir, { recursive: true });
   const supergraphFile = join(dir, 'peer-supergraph.graphql');
@@ -119,11 +134,18 @@ export async function startGraphServers(root: string, databaseUrl: string, poolM
     },
   });
   await waitUntilAnswering(peer, '/healthcheck', START_TIMEOUT_MS);
-  return { distributed, peer, subgraphPids, distributedCommand: `node ${args.join(' ')}` };
+  return {
+    distributed,
+    peer,
+    subgraphs,
+    subgraphPids: subgraphs.map((child) => child.process.pid ?? 0),
+    distributedCommand: `${compiled ? 'node dist/subgraphs/<name>/index.js' : 'node --import tsx subgraphs/<name>/index.ts'} for each of the ${SUBGRAPH_NAMES.length} subgraph services, and LANDGRAPH_MODE=distributed node ${args.join(' ')} as the gateway`,
+  };
 }
 
 export async function stopGraphServers(servers: GraphServers): Promise<void> {
   await Promise.all([stopChild(servers.peer), stopChild(servers.distributed)]);
+  await Promise.all(servers.subgraphs.map(stopChild));
 }
 
 /** Where each row's requests go and whose CPU they cost. */

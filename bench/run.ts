@@ -4,7 +4,8 @@
  * GET /api/cadastre/by-address and GET /api/address/autocomplete through the facade alone; then
  * GET /v1/planning-provisions and GET /v1/envelope-by-address through the facade alone
  * and the layer routes of issue #11 with the whole property graph through REST and /graphql
- * (`--only start|lookup|address|planning|layers` runs one phase). First of all, the start phase times the
+ * and the whole graph against @graphql-hive/gateway over the distributed mode's subgraph services
+ * (`--only start|lookup|address|planning|layers|graph` runs one phase; layers includes graph unless --no-peer). First of all, the start phase times the
  * embedded default's cold and warm starts and reads its memory after a mix of requests. Bounded: loopback only, every phase has a
  * fixed duration, children are stopped on any exit.
  */
@@ -73,7 +74,7 @@ const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
 /** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
 const ADDRESS_CHECK_SAMPLE = 500;
-const PHASES = ['start', 'lookup', 'address', 'planning', 'layers'] as const;
+const PHASES = ['start', 'lookup', 'address', 'planning', 'layers', 'graph'] as const;
 type Phase = (typeof PHASES)[number];
 
 function options() {
@@ -515,7 +516,9 @@ async function main(): Promise<void> {
   const databaseUrl =
     process.env.BENCH_DATABASE_URL ??
     (opts.parcels === undefined ? DEFAULT_BENCH_DATABASE_URL : `${DEFAULT_BENCH_DATABASE_URL}_p${opts.parcels}`);
-  if (opts.phases.has('layers') && opts.peer) {
+  // the graph comparison runs with the layers phase (unless --no-peer), or alone as `--only graph`
+  const graph = opts.peer && (opts.phases.has('graph') || opts.phases.has('layers'));
+  if (graph) {
     ensurePeerInstalled(ROOT);
     // the distributed mode spawns eight subgraph services: from the build, each starts in a second or two,
     // from the sources each compiles its TypeScript first and may miss the distributed start's deadline
@@ -527,7 +530,7 @@ async function main(): Promise<void> {
   const lookup = opts.phases.has('lookup');
   const address = opts.phases.has('address');
   const planning = opts.phases.has('planning');
-  const layers = opts.phases.has('layers');
+  const layers = opts.phases.has('layers') || graph;
   const [points, addresses, lots, db, layerPoints] = await Promise.all([
     lookup ? benchPoints(databaseUrl, opts.points, seed) : [],
     address ? benchAddresses(databaseUrl, opts.addressQueries, seed) : [],
@@ -568,8 +571,9 @@ async function main(): Promise<void> {
   const lookupRun = lookup ? await lookupPhase(ctx, plan) : undefined;
   const addressRun = address ? await addressPhase(ctx, sets) : undefined;
   const planningRun = lots ? await planningPhase(ctx, lots, db.parcels) : undefined;
-  const layersRun = layerRequests ? await layersPhase(ctx, layerRequests, db.parcels) : undefined;
-  const graphRun = layerRequests && opts.peer ? await graphPhase(ctx, layerRequests, databaseUrl) : undefined;
+  const layersRun =
+    layerRequests && opts.phases.has('layers') ? await layersPhase(ctx, layerRequests, db.parcels) : undefined;
+  const graphRun = layerRequests && graph ? await graphPhase(ctx, layerRequests, databaseUrl) : undefined;
   await stopAllChildren();
 
   const machine = machineFacts();
