@@ -101,6 +101,7 @@ function options() {
       'warm-starts': { type: 'string', default: '3' },
       'start-node-args': { type: 'string', default: '' },
       'no-peer': { type: 'boolean', default: false },
+      'prepare-only': { type: 'boolean', default: false },
       'subgraph-pool': { type: 'string', default: '4' },
       profile: { type: 'boolean', default: false },
       'no-docs': { type: 'boolean', default: false },
@@ -131,6 +132,7 @@ function options() {
     layersParcels: int('layers-parcels', values['layers-parcels'], 1, 100_000),
     layersConnections: counts('layers-connections'),
     peer: !values['no-peer'],
+    prepareOnly: values['prepare-only'],
     // 8 subgraph services and the gateway each hold a pool: 9 x 4 leaves room under max_connections 100
     subgraphPoolMax: int('subgraph-pool', values['subgraph-pool'], 1, 10),
     load: {
@@ -526,7 +528,15 @@ async function main(): Promise<void> {
   }
   const seed = loadConfig().sandboxSeed;
   process.stdout.write(`preparing ${new URL(databaseUrl).pathname.slice(1)} (seed ${seed})\n`);
+  const preparing = performance.now();
   await prepareBenchDatabase(databaseUrl, seed, opts.parcels);
+  if (opts.prepareOnly) {
+    const facts = await databaseFacts(databaseUrl);
+    process.stdout.write(
+      `${facts.parcels.toLocaleString('en-AU')} sandbox parcels, ${facts.addresses.toLocaleString('en-AU')} addresses ready in ${((performance.now() - preparing) / 1000).toFixed(0)} s\n`,
+    );
+    return;
+  }
   const lookup = opts.phases.has('lookup');
   const address = opts.phases.has('address');
   const planning = opts.phases.has('planning');
