@@ -104,6 +104,20 @@ export function graphVerdict(results: readonly GraphCompareResult[]): string {
   return lines.join('\n');
 }
 
+/** The layer statuses a row tallied differently from the embedded graph's /graphql row, e.g. `provisions error in 845 (embedded 0)`. */
+export function layerDifferences(row: LayerCheck, embedded: LayerCheck): string[] {
+  const keys = [...new Set([...row.layersNotOk.keys(), ...embedded.layersNotOk.keys()])].filter(
+    (key) => !key.startsWith('address '),
+  );
+  return keys.flatMap((key) => {
+    const mine = row.layersNotOk.get(key) ?? 0;
+    const theirs = embedded.layersNotOk.get(key) ?? 0;
+    return mine === theirs
+      ? []
+      : [`${key} in ${mine.toLocaleString('en-AU')} (embedded ${theirs.toLocaleString('en-AU')})`];
+  });
+}
+
 export function describeGraphChecks(
   rows: Record<GraphRowName, LayerCheck>,
   parity: { compared: number; distributed: number; peer: number; examples: readonly string[] },
@@ -112,7 +126,13 @@ export function describeGraphChecks(
     const c = rows[row];
     const ok = c.statuses.get(200) ?? 0;
     const notOk = [...c.layersNotOk.values()].reduce((sum, n) => sum + n, 0);
-    return `${GRAPH_ROW[row].label}: ${ok.toLocaleString('en-AU')} of ${c.total.toLocaleString('en-AU')} answered 200, ${notOk.toLocaleString('en-AU')} layers other than ok in all (${c.layersNotOk.has('graphql errors') ? 'with' : 'no'} GraphQL errors)`;
+    // the REST rows against the REST row, the GraphQL rows against the GraphQL row (only /graphql reports the address layer)
+    const base = GRAPH_ROW[row].route === 'graphql' ? rows['embedded-graphql'] : rows['embedded-rest'];
+    const differs = GRAPH_ROW[row].server === 'embedded' ? [] : layerDifferences(c, base);
+    const beyond = differs.length
+      ? `; layers whose status differs from the embedded graph's: ${differs.join(', ')}`
+      : '';
+    return `${GRAPH_ROW[row].label}: ${ok.toLocaleString('en-AU')} of ${c.total.toLocaleString('en-AU')} answered 200, ${notOk.toLocaleString('en-AU')} layers other than ok in all${beyond}`;
   });
   const same = `the whole graph of the first ${parity.compared} parcels through POST /graphql: the distributed gateway's \`data\` equal to the embedded graph's for ${parity.distributed}, the peer's for ${parity.peer}${parity.examples.length ? ` (${parity.examples.join('; ')})` : ''}`;
   return [...tallies, same];

@@ -139,7 +139,7 @@ export async function startGraphServers(root: string, databaseUrl: string, poolM
     peer,
     subgraphs,
     subgraphPids: subgraphs.map((child) => child.process.pid ?? 0),
-    distributedCommand: `${compiled ? 'node dist/subgraphs/<name>/index.js' : 'node --import tsx subgraphs/<name>/index.ts'} for each of the ${SUBGRAPH_NAMES.length} subgraph services, and LANDGRAPH_MODE=distributed node ${args.join(' ')} as the gateway`,
+    distributedCommand: `LANDGRAPH_MODE=distributed node ${args.join(' ')}\` over \`node ${compiled ? 'dist/subgraphs/<name>/index.js' : '--import tsx subgraphs/<name>/index.ts'}`,
   };
 }
 
@@ -208,8 +208,8 @@ export async function checkGraphServers(
       const differs = answer && embedded ? firstDifference(embedded.body, answer.body) : 'no answer';
       if (differs === undefined) parity[name] += 1;
       else if (parity.examples.length < 3) {
-        const variables = typeof request === 'string' ? request : request.body.slice(-60);
-        parity.examples.push(`${name} differs from embedded at ${differs} (${variables})`);
+        const asked = typeof request === 'string' ? request : JSON.stringify(at(JSON.parse(request.body), 'variables'));
+        parity.examples.push(`${name} differs from embedded at ${differs}, ${asked}`);
       }
     }
   }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstDifference } from '../bench/graph-compare.ts';
 import type { GraphCompareResult, GraphRowName } from '../bench/graph-compare-report.ts';
-import { GRAPH_ROWS, graphTable, graphVerdict } from '../bench/graph-compare-report.ts';
+import { GRAPH_ROWS, graphTable, graphVerdict, layerDifferences } from '../bench/graph-compare-report.ts';
+import type { LayerCheck } from '../bench/layers-phase.ts';
 import type { Measurement } from '../bench/load.ts';
 import { peerSubgraphHeaders } from '../bench/peer-signing.ts';
 import { freePort } from '../bench/processes.ts';
@@ -134,5 +135,29 @@ describe('bench peer: the comparison report', () => {
     expect(firstDifference(answer('ok'), answer('ok'))).toBeUndefined();
     expect(firstDifference(answer('ok'), answer('no_data'))).toBe('soil');
     expect(firstDifference(answer('ok'), { errors: [{ message: 'down' }] })).toBe('cadastre');
+  });
+
+  it('lists the layer statuses a server tallied differently from the embedded graph', () => {
+    const check = (layers: Array<[string, number]>): LayerCheck => ({
+      route: 'graphql',
+      total: 10,
+      statuses: new Map([[200, 10]]),
+      layersNotOk: new Map(layers),
+      examples: [],
+    });
+    const embedded = check([
+      ['terrain not_covered', 6],
+      ['address no_data', 1],
+    ]);
+    const peer = check([
+      ['terrain not_covered', 6],
+      ['provisions error', 8],
+      ['envelope error', 8],
+    ]);
+    expect(layerDifferences(peer, embedded)).toEqual([
+      'provisions error in 8 (embedded 0)',
+      'envelope error in 8 (embedded 0)',
+    ]);
+    expect(layerDifferences(embedded, embedded)).toEqual([]);
   });
 });
