@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-const TICKS_PER_S = 100; // USER_HZ: 100 on every Linux the project runs on
+export const TICKS_PER_S = 100; // USER_HZ: 100 on every Linux the project runs on
 
 export type CpuSnapshot = {
   processTicks: number;
@@ -85,6 +85,20 @@ export function cpuSince(before: CpuSnapshot, pid: number, database: string): Cp
     postgresMs: (postgresDelta(before.postgresTicks, after.postgresTicks) / TICKS_PER_S) * 1000,
     machineBusyCores: (after.busyTicks - before.busyTicks) / TICKS_PER_S / wallS,
   };
+}
+
+/**
+ * The processes `pid` started (Linux: every thread's `children` list), e.g. the subgraph services
+ * of `landgraph serve --distributed`; empty where /proc does not say.
+ */
+export function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** Cores kept busy over `sampleMs` by whatever runs on the machine: sampled while the benchmark itself is idle. */

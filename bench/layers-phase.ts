@@ -35,7 +35,7 @@ export type LayerCheck = {
 };
 export type LayerChecks = Record<LayerRouteName, LayerCheck>;
 
-async function send(url: string, request: BenchRequest, headers: Headers): Promise<Fetched> {
+export async function send(url: string, request: BenchRequest, headers: Headers): Promise<Fetched> {
   const post = typeof request !== 'string';
   try {
     const response = await fetch(`${url}${post ? request.path : request}`, {
@@ -66,7 +66,7 @@ function layersNotOk(route: LayerRouteName, body: unknown): string[] {
   return graphErrors?.length ? [...notOk, 'graphql errors'] : notOk;
 }
 
-async function checkRoute(
+export async function checkRoute(
   url: string,
   headers: Headers,
   route: LayerRouteName,

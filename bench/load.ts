@@ -5,11 +5,20 @@
  * milliseconds) rather than autocannon's whole-millisecond histogram.
  */
 import autocannon from 'autocannon';
-import { cpuSince, cpuSnapshot, waitForQuiet } from './cpu.ts';
+import { cpuSince, cpuSnapshot, processTicks, TICKS_PER_S, waitForQuiet } from './cpu.ts';
 
 export type LoadOptions = { connections: number; durationS: number; warmupS: number; quietWaitS: number };
-/** The server under test: its URL, its process (for CPU time) and the database its PostgreSQL backends serve. */
-export type Target = { url: string; pid: number; database: string; headers: Record<string, string> };
+/**
+ * The server under test: its URL, its process (for CPU time) and the database its PostgreSQL backends serve;
+ * `helperPids` are the other processes serving it (a distributed gateway's subgraph services).
+ */
+export type Target = {
+  url: string;
+  pid: number;
+  database: string;
+  headers: Record<string, string>;
+  helperPids?: readonly number[];
+};
 /** A GET of a path, or a POST of a JSON body (GraphQL) to a path. */
 export type BenchRequest = string | { path: string; body: string };
 
@@ -24,6 +33,8 @@ export type Measurement = {
   errors: number;
   /** CPU time of the server process per request (user + system). */
   cpuMsPerRequest: number;
+  /** CPU time of the target's helper processes (its subgraph services) per request; 0 when it has none. */
+  helperMsPerRequest: number;
   /** CPU time of the PostgreSQL backends of the benchmark database per request. */
   postgresMsPerRequest: number;
   /** CPU time of the load generator (this process) per request. */
@@ -84,6 +95,8 @@ function fire(
   return { done, latencies };
 }
 
+const ticksOf = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + processTicks(pid), 0);
+
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -103,12 +116,15 @@ export async function measure(
 ): Promise<Measurement> {
   const background = await waitForQuiet(options.quietWaitS);
   await warmUp(target, paths, options.connections, options.warmupS);
+  const helpers = target.helperPids ?? [];
+  const helpersBefore = ticksOf(helpers);
   const before = cpuSnapshot(target.pid, target.database);
   const ownBefore = process.cpuUsage();
   const { done, latencies } = fire(target.url, target.headers, paths, options.connections, options.durationS);
   const result = await done;
   const own = process.cpuUsage(ownBefore);
   const cpu = cpuSince(before, target.pid, target.database);
+  const helperMs = ((ticksOf(helpers) - helpersBefore) / TICKS_PER_S) * 1000;
   const sorted = Float64Array.from(latencies).sort();
   const requests = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
   return {
@@ -121,6 +137,7 @@ export async function measure(
     non2xx: result.non2xx,
     errors: result.errors,
     cpuMsPerRequest: cpu.processMs / requests,
+    helperMsPerRequest: helperMs / requests,
     postgresMsPerRequest: cpu.postgresMs / requests,
     loadGeneratorMsPerRequest: (own.user + own.system) / 1000 / requests,
     machineBusyCores: cpu.machineBusyCores,

@@ -4,7 +4,8 @@
  * GET /api/cadastre/by-address and GET /api/address/autocomplete through the facade alone; then
  * GET /v1/planning-provisions and GET /v1/envelope-by-address through the facade alone
  * and the layer routes of issue #11 with the whole property graph through REST and /graphql
- * (`--only start|lookup|address|planning|layers` runs one phase). First of all, the start phase times the
+ * and the whole graph against @graphql-hive/gateway over the distributed mode's subgraph services
+ * (`--only start|lookup|address|planning|layers|graph` runs one phase; layers includes graph unless --no-peer). First of all, the start phase times the
  * embedded default's cold and warm starts and reads its memory after a mix of requests. Bounded: loopback only, every phase has a
  * fixed duration, children are stopped on any exit.
  */
@@ -47,6 +48,17 @@ import type { LayerQueries } from './layers-queries.ts';
 import { layerQueries } from './layers-queries.ts';
 import type { LayerRunFacts } from './layers-report.ts';
 import { layersSection, layersTable, layersVerdict, writeLayersDocs } from './layers-report.ts';
+import type { GraphChecks } from './graph-compare.ts';
+import {
+  checkGraphServers,
+  ensurePeerInstalled,
+  graphTargets,
+  measureGraphServers,
+  startGraphServers,
+  stopGraphServers,
+} from './graph-compare.ts';
+import type { GraphCompareResult } from './graph-compare-report.ts';
+import { describeGraphChecks, graphSection, graphTable, graphVerdict, writeGraphDocs } from './graph-compare-report.ts';
 import type { Child } from './processes.ts';
 import { freePort, startChild, stopAllChildren, stopChildrenOnExit, waitUntilAnswering } from './processes.ts';
 import { measureStart, startDocs, startSection, startVerdict } from './start-phase.ts';
@@ -62,7 +74,7 @@ const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
 /** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
 const ADDRESS_CHECK_SAMPLE = 500;
-const PHASES = ['start', 'lookup', 'address', 'planning', 'layers'] as const;
+const PHASES = ['start', 'lookup', 'address', 'planning', 'layers', 'graph'] as const;
 type Phase = (typeof PHASES)[number];
 
 function options() {
@@ -88,6 +100,9 @@ function options() {
       'start-requests': { type: 'string', default: '1000' },
       'warm-starts': { type: 'string', default: '3' },
       'start-node-args': { type: 'string', default: '' },
+      'no-peer': { type: 'boolean', default: false },
+      'prepare-only': { type: 'boolean', default: false },
+      'subgraph-pool': { type: 'string', default: '4' },
       profile: { type: 'boolean', default: false },
       'no-docs': { type: 'boolean', default: false },
     },
@@ -116,6 +131,10 @@ function options() {
     planningConnections: counts('planning-connections'),
     layersParcels: int('layers-parcels', values['layers-parcels'], 1, 100_000),
     layersConnections: counts('layers-connections'),
+    peer: !values['no-peer'],
+    prepareOnly: values['prepare-only'],
+    // 8 subgraph services and the gateway each hold a pool: 9 x 4 leaves room under max_connections 100
+    subgraphPoolMax: int('subgraph-pool', values['subgraph-pool'], 1, 10),
     load: {
       durationS: int('duration', values.duration, 1, 300),
       warmupS: int('warmup', values.warmup, 0, 60),
@@ -419,6 +438,47 @@ async function layersPhase(
   return { results, checks, loadAvg };
 }
 
+type GraphRun = {
+  results: GraphCompareResult[];
+  checks: GraphChecks;
+  loadAvg: string;
+  distributedCommand: string;
+};
+
+/** The whole graph on the embedded facade, our distributed gateway and the peer over the same subgraph services. */
+async function graphPhase(ctx: Context, queries: LayerQueries, databaseUrl: string): Promise<GraphRun> {
+  process.stdout.write('starting the distributed mode and the peer gateway over its subgraph services\n');
+  const servers = await startGraphServers(ROOT, databaseUrl, ctx.opts.subgraphPoolMax);
+  try {
+    process.stdout.write(`  subgraph services: ${servers.subgraphPids.length} processes\n`);
+    const targets = graphTargets(targetOf(ctx, 'facade'), servers);
+    const checks = await checkGraphServers(targets, ctx.headers, queries);
+    for (const line of describeGraphChecks(checks.rows, checks.parity)) process.stdout.write(`  ${line}\n`);
+    const loadAvg = loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' / ');
+    const results = await measureGraphServers(
+      targets,
+      queries,
+      {
+        load: ctx.opts.load,
+        connections: ctx.opts.layersConnections,
+        rounds: ctx.opts.rounds,
+        initialWarmupS: ctx.opts.initialWarmupS,
+      },
+      (row, connections, m) =>
+        process.stdout.write(
+          `${line(`${row}@${connections}`, m).trimEnd()}  subgraph services ${m.helperMsPerRequest.toFixed(3)} ms/req\n`,
+        ),
+      ctx.facadeWindows,
+    );
+    process.stdout.write(`\n${graphTable(results)}\n\n${graphVerdict(results)}\n`);
+    return { results, checks, loadAvg, distributedCommand: servers.distributedCommand };
+  } finally {
+    await stopGraphServers(servers);
+  }
+}
+
 /** The embedded default's start times and memory (bench/start-phase.ts), written to the docs. */
 async function startPhase(opts: Options, code: string): Promise<void> {
   const flags = opts.startNodeArgs;
@@ -458,13 +518,29 @@ async function main(): Promise<void> {
   const databaseUrl =
     process.env.BENCH_DATABASE_URL ??
     (opts.parcels === undefined ? DEFAULT_BENCH_DATABASE_URL : `${DEFAULT_BENCH_DATABASE_URL}_p${opts.parcels}`);
+  // the graph comparison runs with the layers phase (unless --no-peer), or alone as `--only graph`
+  const graph = opts.peer && (opts.phases.has('graph') || opts.phases.has('layers'));
+  if (graph) {
+    ensurePeerInstalled(ROOT);
+    // the distributed mode spawns eight subgraph services: from the build, each starts in a second or two,
+    // from the sources each compiles its TypeScript first and may miss the distributed start's deadline
+    execFileSync(process.execPath, ['bin/build.js'], { cwd: ROOT, stdio: 'inherit' });
+  }
   const seed = loadConfig().sandboxSeed;
   process.stdout.write(`preparing ${new URL(databaseUrl).pathname.slice(1)} (seed ${seed})\n`);
+  const preparing = performance.now();
   await prepareBenchDatabase(databaseUrl, seed, opts.parcels);
+  if (opts.prepareOnly) {
+    const facts = await databaseFacts(databaseUrl);
+    process.stdout.write(
+      `${facts.parcels.toLocaleString('en-AU')} sandbox parcels, ${facts.addresses.toLocaleString('en-AU')} addresses ready in ${((performance.now() - preparing) / 1000).toFixed(0)} s\n`,
+    );
+    return;
+  }
   const lookup = opts.phases.has('lookup');
   const address = opts.phases.has('address');
   const planning = opts.phases.has('planning');
-  const layers = opts.phases.has('layers');
+  const layers = opts.phases.has('layers') || graph;
   const [points, addresses, lots, db, layerPoints] = await Promise.all([
     lookup ? benchPoints(databaseUrl, opts.points, seed) : [],
     address ? benchAddresses(databaseUrl, opts.addressQueries, seed) : [],
@@ -505,7 +581,9 @@ async function main(): Promise<void> {
   const lookupRun = lookup ? await lookupPhase(ctx, plan) : undefined;
   const addressRun = address ? await addressPhase(ctx, sets) : undefined;
   const planningRun = lots ? await planningPhase(ctx, lots, db.parcels) : undefined;
-  const layersRun = layerRequests ? await layersPhase(ctx, layerRequests, db.parcels) : undefined;
+  const layersRun =
+    layerRequests && opts.phases.has('layers') ? await layersPhase(ctx, layerRequests, db.parcels) : undefined;
+  const graphRun = layerRequests && graph ? await graphPhase(ctx, layerRequests, databaseUrl) : undefined;
   await stopAllChildren();
 
   const machine = machineFacts();
@@ -570,9 +648,23 @@ async function main(): Promise<void> {
       headers.authorization
         ? 'The facade authenticated a test key holding every scope on every request (auth, rate limit and metering included, on /graphql too).'
         : 'The facade answered without an API key.',
-      'Not measured here: the 1,000,000-parcel run (`--parcels 1000000`) and the comparison with @graphql-hive/gateway as the gateway.',
     ];
     writeLayersDocs(DOCS, facts.parcels, layersSection(facts, layersRun.results, layersRun.checks, notes));
+  }
+  if (graphRun && layerRequests) {
+    const facts = {
+      ...common,
+      parcelsAsked: layerRequests.points.length,
+      connections: opts.layersConnections,
+      loadAvg: graphRun.loadAvg,
+      distributedCommand: graphRun.distributedCommand,
+      subgraphPoolMax: opts.subgraphPoolMax,
+    };
+    const notes = [
+      'Our gateway (embedded and distributed) authenticated a test key holding every scope on every request (auth, rate limit and metering included); the peer got the same header and ignored it.',
+    ];
+    const checked = describeGraphChecks(graphRun.checks.rows, graphRun.checks.parity);
+    writeGraphDocs(DOCS, facts.parcels, graphSection(facts, graphRun.results, checked, notes));
   }
   process.stdout.write(`\nwrote ${DOCS}\n`);
 }
