@@ -14,7 +14,8 @@ import type { SubgraphName } from '../subgraphs/index.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import type { RunningServer } from './serve.ts';
 
-const READY_TIMEOUT_MS = 60_000;
+// Every subgraph process starts at once; on two busy cores nine of them took over 60 s (bench notes).
+const READY_TIMEOUT_MS = 120_000;
 /** How long a child may take over its own SIGTERM shutdown before it is killed outright. */
 const STOP_GRACE_MS = 5_000;
 
