@@ -181,6 +181,21 @@ describe('SPEAR: sandbox, lookups by point, window and parcel, and the property 
     expect(byPfi.body.status).toBe('ok');
   });
 
+  it('finds by point an application touching the lot under it, at 0 m, though its own point is on another lot', async () => {
+    const last = multiLot.pfis.at(-1)!;
+    const [spot] = await t.runtime.db.query<{ lat: number; lng: number }>(
+      `SELECT ST_Y(ST_PointOnSurface(geom)) AS lat, ST_X(ST_PointOnSurface(geom)) AS lng FROM cadastre.parcel
+       WHERE dataset = 'sandbox' AND state = 'VIC' AND parcel_pfi = $1`,
+      [last],
+    );
+    const res = await get('/api/spear/nearby', { lat: String(spot!.lat), lng: String(spot!.lng), radius_m: '1' });
+    expect(res.status).toBe(200);
+    const hit = (res.body.data as Array<{ spear_reference: string; distance_m: number }>).find(
+      (d) => d.spear_reference === multiLot.reference,
+    );
+    expect(hit?.distance_m).toBe(0);
+  });
+
   it('says no_data where nothing is near, not_covered in NSW; refuses bad points with 400 and other keys with 403', async () => {
     const empty = await get('/api/spear/nearby', { lat: '-37.5', lng: '143.2', radius_m: '2000' });
     expect(empty.status).toBe(200);
