@@ -12,6 +12,7 @@ import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
 import { DEVELOPMENT_USAGE, runIngestDevelopmentCommand } from './ingest/development-cli.ts';
+import { SPEAR_USAGE, runIngestSpearCommand } from './ingest/spear-cli.ts';
 import { EASEMENTS_USAGE, runIngestEasementsCommand } from './ingest/easements-cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import {
@@ -52,6 +53,8 @@ const USAGE = `Usage: landgraph <command>
                             load a state cadastre's easement polygons onto the parcels they burden
   ingest development-applications <file> --format planningalerts|nsw-portal [--dataset live] [--snapshot ID]
                             upsert development applications (PlanningAlerts or NSW Planning Portal JSON)
+  ingest spear <file> [--dataset live] [--snapshot ID]
+                            upsert Victorian SPEAR applications (a SPEAR public-search style JSON export)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -107,6 +110,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest soil', SOIL_USAGE],
   ['ingest easements', EASEMENTS_USAGE],
   ['ingest development-applications', DEVELOPMENT_USAGE],
+  ['ingest spear', SPEAR_USAGE],
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
@@ -235,6 +239,7 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'soil') return await runIngestSoilCommand(rest);
         if (sub === 'easements') return await runIngestEasementsCommand(rest);
         if (sub === 'development-applications') return await runIngestDevelopmentCommand(rest);
+        if (sub === 'spear') return await runIngestSpearCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

@@ -33,3 +33,9 @@ export const MAX_DA_OFFSET = 10_000;
 /** Statistics: months of history by default and at most. */
 export const DEFAULT_DA_STATS_MONTHS = 24;
 export const MAX_DA_STATS_MONTHS = 120;
+
+/** SPEAR applications near a point: the radius by default and at most, in metres. */
+export const DEFAULT_SPEAR_RADIUS_M = 200;
+export const MAX_SPEAR_RADIUS_M = 2000;
+/** More SPEAR applications than this near a point or in a window is refused (ask less), never truncated. */
+export const MAX_SPEAR_RESULTS = 1000;

@@ -90,6 +90,8 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'ugb.read',
   // the DA lookups take pfi + state in place of lat/lng (spec 2.1.2)
   'development-applications.read',
+  // SPEAR's lookups by point take pfi + state in place of lat/lng, and its lookup by PFI opens the parcel
+  'spear.read',
 ];
 
 /**
@@ -120,6 +122,8 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
   'dossier.read',
   // DA records name the parcel they matched, and a lookup by parcel searches around its point
   'development-applications.read',
+  // SPEAR applications name the lots they touch (parcel PFIs)
+  'spear.read',
   'internal:address-to-parcel',
   'internal:envelope-parcel-stage',
 ];
@@ -212,6 +216,9 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.developmentApplicationsInLga': ['development-applications.read'],
   'Query.developmentApplicationStatistics': ['development-applications.read'],
   'Query.developmentApplicationFeed': ['development-applications.feed.read'],
+  'Property.spear_applications': ['spear.read'],
+  'Query.spearApplicationsNear': ['spear.read'],
+  'Query.spearApplicationsInBBox': ['spear.read'],
 };
 
 /**
@@ -307,6 +314,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'SiteClassBand',
   'Soil',
   'SoilLayer',
+  'SpearApplication',
+  'SpearApplicationLayer',
+  'SpearApplications',
   'TerrainLayer',
   'TerrainStats',
   'TerrainStatsLayer',

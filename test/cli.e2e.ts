@@ -210,6 +210,7 @@ describe('--help', () => {
         'ingest planning',
         'ingest hazards',
         'ingest development-applications',
+        'ingest spear',
       ]),
     );
     expect(names).toEqual(expect.arrayContaining(['mirror export-cadastre', 'keys create', 'migrate', 'compose']));
@@ -244,6 +245,7 @@ describe('--help', () => {
       'soil',
       'easements',
       'development-applications',
+      'spear',
     ]) {
       const { stdout } = await runMain(['ingest', sub, '--help']);
       expect(stdout, sub).toMatch(/default: live/);

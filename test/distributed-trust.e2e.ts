@@ -195,6 +195,21 @@ describe('subgraphs trust only the gateway', () => {
     expect(refs(next.body).filter((r) => refs(feed.body).includes(r))).toEqual([]);
   });
 
+  it('answers SPEAR by parcel and in the property graph through the development process', async () => {
+    const [row] = await running.runtime.db.query<{ pfi: string }>(
+      `SELECT parcel_pfis[1] AS pfi FROM development.spear_application WHERE dataset = 'sandbox'
+       ORDER BY spear_reference LIMIT 1`,
+    );
+    const auth = { Authorization: `Bearer ${key}` };
+    const parcel = await request(running.url).get('/api/spear/parcel').query({ pfi: row!.pfi, state: 'VIC' }).set(auth);
+    expect(parcel.status).toBe(200);
+    expect(parcel.body.status).toBe('ok');
+    expect(parcel.body.count).toBeGreaterThan(0);
+    const graph = await request(running.url).get('/v1/property/graph').query({ pfi: row!.pfi, state: 'VIC' }).set(auth);
+    expect(graph.status).toBe(200);
+    expect(graph.body.layers.spear_applications.status).toBe('ok');
+  });
+
   it('marks only the terrain layer error while the terrain process hangs past the timeout', async () => {
     running.subgraphs.terrain.kill('SIGSTOP');
     try {

@@ -34,6 +34,7 @@ export function emptyTables(): Buffers {
     vegetation: [],
     hazard_coverage: [],
     development_application: [],
+    spear_application: [],
     dataset_source: [],
   };
 }
@@ -64,6 +65,7 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   vegetation: (rows) => ({ table: 'vegetation', rows }),
   hazard_coverage: (rows) => ({ table: 'hazard_coverage', rows }),
   development_application: (rows) => ({ table: 'development_application', rows }),
+  spear_application: (rows) => ({ table: 'spear_application', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -93,6 +95,7 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'vegetation',
   'hazard_coverage',
   'development_application',
+  'spear_application',
   'dataset_source',
 ];
 

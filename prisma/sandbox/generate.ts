@@ -6,6 +6,7 @@
  */
 import { Batcher } from './batcher.ts';
 import { DA_MODELLED_ON } from './development.ts';
+import { SPEAR_MODELLED_ON } from './spear.ts';
 import { IdMint } from './identifiers.ts';
 import { separateSuburbs } from './placement.ts';
 import { heritageCount } from './planning.ts';
@@ -36,6 +37,7 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'land-values',
   'hazards',
   'development-applications',
+  'spear',
 ];
 
 export interface SandboxOptions {
@@ -67,10 +69,10 @@ export function sandboxParcels(options: SandboxOptions): number {
  * version (v1: no G-NAF states, authority codes or default geocodes, street types spelled out
  * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil, easements,
  * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
- * v6: no development applications)
+ * v6: no development applications; v7: no SPEAR applications)
  * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v7';
+export const SANDBOX_VERSION = 'v8';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -165,6 +167,8 @@ const SOURCES: Record<
     },
   },
   'development-applications': { what: 'development applications', modelledOn: DA_MODELLED_ON },
+  // SPEAR is Victoria's own system: NSW and QLD get no row, so the layer answers not_covered there
+  spear: { what: 'SPEAR applications', modelledOn: SPEAR_MODELLED_ON },
 };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {

@@ -22,7 +22,8 @@ export type SourceLayer =
   | 'buildings-state'
   | 'soil'
   | 'hazards'
-  | 'development-applications';
+  | 'development-applications'
+  | 'spear';
 
 export interface StateRow {
   state_pid: string;
@@ -300,6 +301,47 @@ export interface DevelopmentApplicationRow {
   lat: number;
 }
 
+export type SpearApplicationType =
+  | 'planning_permit'
+  | 'subdivision_permit'
+  | 'certification'
+  | 'permit_and_certification'
+  | 'statement_of_compliance'
+  | 'plan_of_subdivision'
+  | 'other';
+export type SpearStatus =
+  | 'lodged'
+  | 'under_assessment'
+  | 'approved'
+  | 'certified'
+  | 'compliance_issued'
+  | 'registered'
+  | 'refused'
+  | 'withdrawn'
+  | 'lapsed';
+
+/** One SPEAR application (migration 0012); received_at is its updated_at. */
+export interface SpearApplicationRow {
+  source: string;
+  spear_reference: string;
+  application_type: SpearApplicationType;
+  responsible_authority: string;
+  council_reference: string | null;
+  lga_code: string;
+  status: SpearStatus;
+  description: string;
+  lodged_date: string;
+  decided_date: string | null;
+  parcel_pfis: string[];
+  address: string;
+  source_url: string;
+  attribution: string;
+  /** ISO 8601 instant. */
+  updated_at: string;
+  lng: number;
+  lat: number;
+}
+
 export interface DatasetSourceRow {
   layer: SourceLayer;
   state: SandboxState;
@@ -334,6 +376,7 @@ export interface SandboxTables {
   vegetation: VegetationRow;
   hazard_coverage: HazardCoverageRow;
   development_application: DevelopmentApplicationRow;
+  spear_application: SpearApplicationRow;
   dataset_source: DatasetSourceRow;
 }
 

@@ -427,6 +427,41 @@ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
         (r) => r.lat,
       ),
   },
+  spear_application: {
+    // the touched PFIs travel as one comma-joined text per row (unnest cannot take an array of arrays of uneven length)
+    sql: `INSERT INTO development.spear_application (dataset, source, spear_reference, application_type,
+  responsible_authority, council_reference, lga_code, status, description, lodged_date, decided_date, parcel_pfis,
+  address, source_url, attribution, license, updated_at, received_at, geom)
+SELECT $1::text, t.source, t.spear_reference, t.application_type, t.responsible_authority, t.council_reference,
+  t.lga_code, t.status, t.description, t.lodged_date::date, t.decided_date::date, string_to_array(t.pfis, ','),
+  t.address, t.source_url, t.attribution, 'CC BY 4.0', t.updated_at::timestamptz, t.updated_at::timestamptz,
+  ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326)
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+  $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::float8[], $18::float8[])
+  AS t(source, spear_reference, application_type, responsible_authority, council_reference, lga_code, status,
+    description, lodged_date, decided_date, pfis, address, source_url, attribution, updated_at, lng, lat)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.source,
+        (r) => r.spear_reference,
+        (r) => r.application_type,
+        (r) => r.responsible_authority,
+        (r) => r.council_reference,
+        (r) => r.lga_code,
+        (r) => r.status,
+        (r) => r.description,
+        (r) => r.lodged_date,
+        (r) => r.decided_date,
+        (r) => r.parcel_pfis.join(','),
+        (r) => r.address,
+        (r) => r.source_url,
+        (r) => r.attribution,
+        (r) => r.updated_at,
+        (r) => r.lng,
+        (r) => r.lat,
+      ),
+  },
   dataset_source: {
     sql: `INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
 SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t`,
@@ -482,6 +517,7 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM hazards.vegetation WHERE dataset = $1',
   'DELETE FROM hazards.coverage WHERE dataset = $1',
   'DELETE FROM development.application WHERE dataset = $1',
+  'DELETE FROM development.spear_application WHERE dataset = $1',
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
@@ -498,4 +534,4 @@ export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, ad
 
   land.easement, land.building_footprint, land.land_value, land.coverage,
   hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage,
-  development.application`;
+  development.application, development.spear_application`;

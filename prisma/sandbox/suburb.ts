@@ -13,6 +13,8 @@ import {
 import { at } from './arrays.ts';
 import type { Batcher } from './batcher.ts';
 import { pushDevelopmentRows } from './development.ts';
+import { pushSpearRows } from './spear.ts';
+import type { SpearLot } from './spear.ts';
 import { hazardRows } from './hazards.ts';
 import { climateZoneRow } from './climate.ts';
 import { Frame, rectRing, Shear } from './geometry.ts';
@@ -84,6 +86,7 @@ function emitBlock(seed: number, ctx: SuburbAddressing, block: BlockPlan, r: num
   // the land layers draw from a stream of their own, so they leave every other table as it was
   const landRng = Rng.for(seed, spec.key, 'land', r, j);
   const developmentRng = Rng.for(seed, spec.key, 'development', r, j);
+  const spearLots: SpearLot[] = [];
   let lotNumber = 0;
   for (const lot of blockLots(seed, spec, grid, block, r, j)) {
     const frontage = frontageOf(rng, grid, ctx.streets, lot, r, j);
@@ -109,7 +112,12 @@ function emitBlock(seed: number, ctx: SuburbAddressing, block: BlockPlan, r: num
     for (const address of rows) out.push('address_detail', address);
     pushLandRows(landRng, { spec, frame, lot, pfi, plan: planNumber, areaM2: polygon.areaM2 }, out);
     pushDevelopmentRows(developmentRng, { spec, lot, pfi, addresses: rows }, out);
+    const placed = rows.find((a) => a.parcel_pfi === pfi && a.geocode_type !== 'STL');
+    if (placed && lot.kind !== 'park') {
+      spearLots.push({ pfi, lng: placed.lng, lat: placed.lat, address: placed.formatted_address });
+    }
   }
+  pushSpearRows(Rng.for(seed, spec.key, 'spear', r, j), spec, spearLots, out);
 }
 
 export function* suburbRows(

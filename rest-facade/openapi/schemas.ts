@@ -10,6 +10,7 @@ import { RISK_SCHEMAS } from './risk-docs.ts';
 import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 import { ROADS_SCHEMAS } from './roads-docs.ts';
 import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
+import { SPEAR_SCHEMAS } from './spear-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -73,6 +74,7 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   land_value: schemaRef('LandValue'),
   hazards: schemaRef('Hazards'),
   development_applications: { type: 'array', items: schemaRef('DevelopmentApplication') },
+  spear_applications: { type: 'array', items: schemaRef('SpearApplication') },
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
@@ -541,4 +543,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...LAND_SCHEMAS,
   ...RISK_SCHEMAS,
   ...DEVELOPMENT_SCHEMAS,
+  ...SPEAR_SCHEMAS,
 };

@@ -21,6 +21,7 @@ import {
   developmentApplicationsOfParcel,
   dossierDevelopmentApplications,
 } from './development.ts';
+import { spearBBox, spearNearby, spearOfParcel } from './spear.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
@@ -63,4 +64,7 @@ export const ROUTES: RouteDefinition[] = [
   developmentApplicationStatistics,
   developmentApplicationsFeed,
   dossierDevelopmentApplications,
+  spearNearby,
+  spearBBox,
+  spearOfParcel,
 ] as RouteDefinition[];

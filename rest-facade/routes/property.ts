@@ -15,6 +15,7 @@ import { HAZARDS_SELECTION } from './hazards-shape.ts';
 import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } from './provisions-shape.ts';
 import { SOIL_FIELDS } from './soil.ts';
 import { DA_FIELDS, DA_LAYER_FIELDS } from './development-shape.ts';
+import { SPEAR_FIELDS, SPEAR_LAYER_FIELDS } from './spear-shape.ts';
 import {
   BUILDING_FIELDS,
   EASEMENT_FIELDS,
@@ -116,6 +117,12 @@ export const PROPERTY_LAYERS = [
     // DA records are part of the dossier too (spec 4.11): either scope opens the layer
     alsoScope: 'dossier.read',
     selection: `development_applications { ${DA_LAYER_FIELDS} data { ${DA_FIELDS} } }`,
+    toRest: (data: unknown) => data,
+  },
+  {
+    name: 'spear_applications',
+    scope: 'spear.read',
+    selection: `spear_applications { ${SPEAR_LAYER_FIELDS} data { ${SPEAR_FIELDS} } }`,
     toRest: (data: unknown) => data,
   },
 ] as const;

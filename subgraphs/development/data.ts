@@ -12,6 +12,12 @@ import {
   FEED_PAGE,
 } from './sql.ts';
 
+import type { SpearFound, SpearRow } from './spear-sql.ts';
+import { SPEAR_IN_BOX, SPEAR_NEAR, SPEAR_OF_PARCELS } from './spear-sql.ts';
+
+/** The SPEAR layer's name in dataset_source (VIC only). */
+export const SPEAR_LAYER = 'spear';
+
 /** The layer's name in dataset_source (its credit and snapshot, per state). */
 export const DEVELOPMENT_LAYER = 'development-applications';
 
@@ -44,6 +50,9 @@ export type FeedPageModel = {
   credits: CreditModel[];
 };
 
+export type SpearLayerModel = WithFreshness<LayerResult<SpearRow[]>>;
+export type SpearListModel = Header & { applications: SpearRow[] };
+
 type ParcelKey = { state: string; parcel_pfi: string };
 
 /**
@@ -52,6 +61,8 @@ type ParcelKey = { state: string; parcel_pfi: string };
  */
 export class DevelopmentData {
   readonly applicationsOf: DataLoader<ParcelKey, Found, string>;
+  /** The SPEAR applications touching each VIC parcel of the request, in one statement. */
+  readonly spearOf: DataLoader<string, SpearFound, string>;
 
   constructor(
     private readonly deps: SubgraphDeps,
@@ -71,6 +82,25 @@ export class DevelopmentData {
       },
       { cacheKeyFn: (k) => `${k.state}:${k.parcel_pfi}` },
     );
+    this.spearOf = new DataLoader<string, SpearFound, string>(async (pfis) => {
+      const rows = await deps.db.sql<SpearFound>(SPEAR_OF_PARCELS(scope.dataset, [...pfis]));
+      const byIndex = new Map(rows.map((row) => [row.i, row]));
+      return pfis.map((_p, i) => byIndex.get(i) ?? { i, freshness: null, features: [] });
+    });
+  }
+
+  spearProvenance(): Promise<Provenance | undefined> {
+    return this.deps.catalog.get(this.scope.dataset, SPEAR_LAYER, 'VIC');
+  }
+
+  async spearNear(lng: number, lat: number, radiusM: number, box: BBox, limit: number): Promise<SpearFound> {
+    const [row] = await this.deps.db.sql<SpearFound>(SPEAR_NEAR(this.scope.dataset, lng, lat, radiusM, box, limit));
+    return row ?? { i: 0, freshness: null, features: [] };
+  }
+
+  async spearInBox(box: BBox, limit: number): Promise<SpearFound> {
+    const [row] = await this.deps.db.sql<SpearFound>(SPEAR_IN_BOX(this.scope.dataset, box, limit));
+    return row ?? { i: 0, freshness: null, features: [] };
   }
 
   provenance(state: string): Promise<Provenance | undefined> {

@@ -16,6 +16,7 @@ import { decodeCursor, encodeCursor, queryDigest } from '../cursor.ts';
 import type { QueryResolvers } from '../generated/resolvers-types.ts';
 import type { DevelopmentRow, FeedFilter } from '../sql.ts';
 import { guarded, judge } from './layers.ts';
+import { spearQuery } from './spear.ts';
 
 function wholeNumber(name: string, value: number | null | undefined, fallback: number, min: number, max: number) {
   const n = value ?? fallback;
@@ -72,6 +73,7 @@ function creditsOf(rows: readonly DevelopmentRow[]): CreditModel[] {
 }
 
 export const Query: QueryResolvers<DevelopmentContext> = {
+  ...spearQuery,
   async developmentApplicationsNear(_parent, { lat, lng, state, radius_m }, ctx) {
     assertPoint(lat, lng);
     const code = assertState(state);
