@@ -161,6 +161,7 @@ export const NEWCOMER_SCOPES = [
   'risk.summary.read',
   'development-applications.read',
   'development-applications.feed.read',
+  'spear.read',
 ] as const;
 
 export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));
