@@ -33,3 +33,14 @@ export const MAX_DA_OFFSET = 10_000;
 /** Statistics: months of history by default and at most. */
 export const DEFAULT_DA_STATS_MONTHS = 24;
 export const MAX_DA_STATS_MONTHS = 120;
+
+/** Land supply (spec 4.5): the nearby radii, the most rows a nearby answer lists, the series window, the tile zooms. */
+export const DEFAULT_SUPPLY_ESTATE_RADIUS_KM = 10;
+export const MAX_SUPPLY_ESTATE_RADIUS_KM = 50;
+export const DEFAULT_SUPPLY_LOT_RADIUS_KM = 1;
+export const MAX_SUPPLY_LOT_RADIUS_KM = 5;
+export const MAX_SUPPLY_NEAR = 500;
+export const DEFAULT_SUPPLY_WEEKS = 12;
+export const MAX_SUPPLY_WEEKS = 104;
+export const MIN_SUPPLY_TILE_ZOOM = 10;
+export const MAX_SUPPLY_TILE_ZOOM = 18;

@@ -212,6 +212,13 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.developmentApplicationsInLga': ['development-applications.read'],
   'Query.developmentApplicationStatistics': ['development-applications.read'],
   'Query.developmentApplicationFeed': ['development-applications.feed.read'],
+  'Query.landSupplyEstatesNearby': ['land-supply.read'],
+  'Query.landSupplyLotsNearby': ['land-supply.read'],
+  'Query.landSupplySuburb': ['land-supply.read'],
+  'Query.landSupplyEstate': ['land-supply.read'],
+  'Query.landSupplyState': ['land-supply.read'],
+  'Query.landSupplyStates': ['land-supply.read'],
+  'Query.landSupplyLotTile': ['land-supply.read'],
 };
 
 /**

@@ -34,6 +34,9 @@ export function emptyTables(): Buffers {
     vegetation: [],
     hazard_coverage: [],
     development_application: [],
+    supply_estate: [],
+    supply_lot: [],
+    supply_lot_snapshot: [],
     dataset_source: [],
   };
 }
@@ -64,6 +67,9 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   vegetation: (rows) => ({ table: 'vegetation', rows }),
   hazard_coverage: (rows) => ({ table: 'hazard_coverage', rows }),
   development_application: (rows) => ({ table: 'development_application', rows }),
+  supply_estate: (rows) => ({ table: 'supply_estate', rows }),
+  supply_lot: (rows) => ({ table: 'supply_lot', rows }),
+  supply_lot_snapshot: (rows) => ({ table: 'supply_lot_snapshot', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -93,6 +99,9 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'vegetation',
   'hazard_coverage',
   'development_application',
+  'supply_estate',
+  'supply_lot',
+  'supply_lot_snapshot',
   'dataset_source',
 ];
 

@@ -2,10 +2,11 @@
  * The sandbox dataset: a deterministic demo of six real suburbs (two each in VIC, NSW and QLD)
  * with generated streets, parcels, G-NAF-style addresses, zones, overlays, coverage, road
  * centrelines, urban growth boundaries, climate zones, a terrain model, easements, building
- * footprints, land values, hazards and development applications, for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
+ * footprints, land values, hazards, development applications and land supply, for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
  */
 import { Batcher } from './batcher.ts';
 import { DA_MODELLED_ON } from './development.ts';
+import { pushSupplyRows, SUPPLY_MODELLED_ON } from './supply.ts';
 import { IdMint } from './identifiers.ts';
 import { separateSuburbs } from './placement.ts';
 import { heritageCount } from './planning.ts';
@@ -36,6 +37,7 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'land-values',
   'hazards',
   'development-applications',
+  'land-supply',
 ];
 
 export interface SandboxOptions {
@@ -67,10 +69,10 @@ export function sandboxParcels(options: SandboxOptions): number {
  * version (v1: no G-NAF states, authority codes or default geocodes, street types spelled out
  * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil, easements,
  * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
- * v6: no development applications)
+ * v6: no development applications; v7: no land supply)
  * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v7';
+export const SANDBOX_VERSION = 'v8';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -165,6 +167,7 @@ const SOURCES: Record<
     },
   },
   'development-applications': { what: 'development applications', modelledOn: DA_MODELLED_ON },
+  'land-supply': { what: 'land supply', modelledOn: SUPPLY_MODELLED_ON },
 };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {
@@ -205,6 +208,8 @@ export function* generateSandbox(options: SandboxOptions, plan = planSandbox(opt
     yield* suburbRows(options.seed, suburb, mint, firstHeritage, out);
   }
   yield* demRows(options.seed, plan.suburbs, out);
+  // land supply last of the layers: its own random streams, so every earlier row is as it was
+  for (const suburb of plan.suburbs) pushSupplyRows(options.seed, suburb.spec, out);
   yield* out.drain(true);
   for (const row of datasetSources(options)) out.push('dataset_source', row);
   yield* out.drain(true);

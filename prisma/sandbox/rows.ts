@@ -4,6 +4,7 @@
  * as rounded longitude and latitude. Columns G-NAF leaves blank for a plain address (number
  * prefixes, building names, dates) are left out and load as null.
  */
+import type { SupplyEstateRow, SupplyLotRow, SupplySnapshotRow } from './supply.ts';
 import type { SandboxState } from './suburbs.ts';
 
 export type GeocodeType = 'PC' | 'FCS' | 'STL' | 'LOC' | 'GG';
@@ -22,7 +23,8 @@ export type SourceLayer =
   | 'buildings-state'
   | 'soil'
   | 'hazards'
-  | 'development-applications';
+  | 'development-applications'
+  | 'land-supply';
 
 export interface StateRow {
   state_pid: string;
@@ -300,6 +302,9 @@ export interface DevelopmentApplicationRow {
   lat: number;
 }
 
+export type TitleStatus = 'titled' | 'untitled';
+export type SalesStatus = 'available' | 'under_offer' | 'sold' | 'withdrawn';
+
 export interface DatasetSourceRow {
   layer: SourceLayer;
   state: SandboxState;
@@ -334,6 +339,9 @@ export interface SandboxTables {
   vegetation: VegetationRow;
   hazard_coverage: HazardCoverageRow;
   development_application: DevelopmentApplicationRow;
+  supply_estate: SupplyEstateRow;
+  supply_lot: SupplyLotRow;
+  supply_lot_snapshot: SupplySnapshotRow;
   dataset_source: DatasetSourceRow;
 }
 

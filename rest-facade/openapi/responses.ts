@@ -45,6 +45,14 @@ export const HEADERS: Record<string, HeaderObject> = {
     description: 'Provenance of the answer: mirror:<state>/<layer>@<snapshot_id> or live:<state>/<layer> (spec 4.3).',
     schema: { type: 'string' },
   },
+  'Cache-Control': {
+    description: 'How long a cache may keep the answer (the lot tiles).',
+    schema: { type: 'string' },
+  },
+  ETag: {
+    description: "The answer's version: send it back as If-None-Match for a 304 when it has not changed.",
+    schema: { type: 'string' },
+  },
   'WWW-Authenticate': {
     description: 'The authentication scheme to use: Bearer.',
     required: true,

@@ -10,6 +10,7 @@ import { RISK_ROUTE_DOCS } from './risk-docs.ts';
 import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
 import { ROADS_ROUTE_DOCS } from './roads-docs.ts';
 import { DEVELOPMENT_ROUTE_DOCS } from './development-docs.ts';
+import { SUPPLY_ROUTE_DOCS } from './supply-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -223,4 +224,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...LAND_ROUTE_DOCS,
   ...RISK_ROUTE_DOCS,
   ...DEVELOPMENT_ROUTE_DOCS,
+  ...SUPPLY_ROUTE_DOCS,
 };

@@ -10,6 +10,7 @@ import { RISK_SCHEMAS } from './risk-docs.ts';
 import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 import { ROADS_SCHEMAS } from './roads-docs.ts';
 import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
+import { SUPPLY_SCHEMAS } from './supply-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -541,4 +542,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...LAND_SCHEMAS,
   ...RISK_SCHEMAS,
   ...DEVELOPMENT_SCHEMAS,
+  ...SUPPLY_SCHEMAS,
 };

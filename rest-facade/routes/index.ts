@@ -21,6 +21,15 @@ import {
   developmentApplicationsOfParcel,
   dossierDevelopmentApplications,
 } from './development.ts';
+import {
+  landSupplyEstate,
+  landSupplyEstatesNearby,
+  landSupplyLotsNearby,
+  landSupplyLotTiles,
+  landSupplyState,
+  landSupplyStates,
+  landSupplySuburb,
+} from './supply.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
@@ -63,4 +72,11 @@ export const ROUTES: RouteDefinition[] = [
   developmentApplicationStatistics,
   developmentApplicationsFeed,
   dossierDevelopmentApplications,
+  landSupplyEstatesNearby,
+  landSupplyLotsNearby,
+  landSupplySuburb,
+  landSupplyEstate,
+  landSupplyState,
+  landSupplyStates,
+  landSupplyLotTiles,
 ] as RouteDefinition[];
