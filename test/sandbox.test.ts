@@ -461,10 +461,10 @@ describe('sandbox loaded into PostGIS', () => {
 
   it('reloads a sandbox an older generator wrote, whatever its size', async () => {
     const current = sandboxSnapshotId({ seed: SEED });
-    expect(current).toBe(`sandbox-v7-${SEED}-15000`);
+    expect(current).toBe(`sandbox-v8-${SEED}-15000`);
     try {
       // v1 (no version in the id), v2 (no roads, UGB, climate zones or terrain), v3 (no soil or land layers), v4 and
-      // v5 (no hazards) and v6 (no development applications) all reload
+      // v5 (no hazards), v6 (no development applications) and v7 (no land supply) all reload
       for (const older of [
         `sandbox-${SEED}-15000`,
         `sandbox-v2-${SEED}-15000`,
@@ -473,6 +473,7 @@ describe('sandbox loaded into PostGIS', () => {
         `sandbox-v4-${SEED}-15000`,
         `sandbox-v5-${SEED}-15000`,
         `sandbox-v6-${SEED}-15000`,
+        `sandbox-v7-${SEED}-15000`,
       ]) {
         await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [older]);
         expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(false);
@@ -745,6 +746,9 @@ describe('sandbox loaded into PostGIS', () => {
       'hazards:NSW',
       'hazards:QLD',
       'hazards:VIC',
+      'land-supply:NSW',
+      'land-supply:QLD',
+      'land-supply:VIC',
       'land-values:NSW',
       'land-values:QLD',
       'land-values:VIC',
@@ -766,7 +770,7 @@ describe('sandbox loaded into PostGIS', () => {
       // building footprints are OpenStreetMap's (ODbL), supplemented by the state's CC BY layer (spec 2.2)
       expect(s.license).toBe(s.layer === 'buildings' ? 'ODbL' : 'CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
-      expect(s.snapshot_id).toBe(`sandbox-v7-${SEED}-15000`);
+      expect(s.snapshot_id).toBe(`sandbox-v8-${SEED}-15000`);
     }
     const credit = (layer: string, state: string) =>
       sources.find((s) => s.layer === layer && s.state === state)?.attribution ?? '';
