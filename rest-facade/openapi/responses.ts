@@ -263,7 +263,9 @@ export function routeResponses(
     headers: out.headers(true, ...(doc?.credited ? CREDIT_HEADERS : []), ...(doc?.headers ?? [])),
     content: { [contentType]: { schema: doc?.success ?? { type: 'object' } } },
   };
-  if (parameterNames.length > 0 || route.method !== 'get') {
+  // a route whose parameters are all in its path (the lot tiles) refuses bad ones too
+  const inPath = /\/:\w/.test(route.path);
+  if (parameterNames.length > 0 || inPath || route.method !== 'get') {
     out.error(
       '400',
       'A parameter is missing, malformed or out of range; error says which and how to fix it.',
