@@ -198,7 +198,7 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
     expect(first.estate_id).toBe(lot.estate_id);
     expect(first.rollup.active_lots).toBeGreaterThan(0);
     expect(first.rollup.available_lots).toBeLessThanOrEqual(first.rollup.active_lots);
-    const distances = res.body.data.map((e: { distance_km: number }) => e.distance_km);
+    const distances = (res.body.data as Array<{ distance_km: number }>).map((e) => e.distance_km);
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     expect(res.body.attribution).toMatch(/synthetic demo data, not real VIC land supply/);
     expect(res.headers['x-service-attribution']).toBe(res.body.attribution);
@@ -227,7 +227,9 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
     }
     expect(first.estate).toMatchObject({ estate_id: lot.estate_id, developer: expect.any(String) });
     expect(first.aspect_source).toBe('geometry');
-    expect(new Set(all.body.data.map((l: { sales_status: string }) => l.sales_status)).size).toBeGreaterThan(1);
+    expect(new Set((all.body.data as Array<{ sales_status: string }>).map((l) => l.sales_status)).size).toBeGreaterThan(
+      1,
+    );
     const available = await get('/v1/land-supply/lots/nearby', { ...q, available: '1' });
     expect(available.status).toBe(200);
     expect(available.body.available_only).toBe(true);
@@ -277,17 +279,18 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
     expect(res.body.suburb).toBe('HUNTLY');
     expect(res.body.weeks).toHaveLength(8);
     expect(res.body.state_weeks).toHaveLength(8);
-    expect(res.body.weeks.at(-1).week).toBe('2025-10-27');
-    const weeks = res.body.weeks.map((w: { week: string }) => w.week);
+    type Week = { week: string; active_lots: number; available_lots: number; median_asking_price: number | null };
+    const series = res.body.weeks as Week[];
+    const stateSeries = res.body.state_weeks as Week[];
+    expect(series.at(-1)!.week).toBe('2025-10-27');
+    const weeks = series.map((w) => w.week);
     expect(weeks).toEqual([...weeks].sort());
-    for (const [i, w] of res.body.weeks.entries()) {
+    for (const [i, w] of series.entries()) {
       expect(w.available_lots).toBeLessThanOrEqual(w.active_lots);
       // the state holds the suburb: never fewer lots
-      expect(res.body.state_weeks[i].active_lots).toBeGreaterThanOrEqual(w.active_lots);
+      expect(stateSeries[i]!.active_lots).toBeGreaterThanOrEqual(w.active_lots);
     }
-    expect(res.body.weeks.some((w: { median_asking_price: number | null }) => w.median_asking_price !== null)).toBe(
-      true,
-    );
+    expect(series.some((w) => w.median_asking_price !== null)).toBe(true);
     expect(res.body.estates_selling.length).toBeGreaterThan(0);
     for (const e of res.body.estates_selling) expect(e.rollup.active_lots).toBeGreaterThan(0);
     expect(res.headers['x-service-attribution']).toMatch(/VIC land supply/);
@@ -319,7 +322,7 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
     );
     expect(res.body.estate.rollup.available_lots).toBe(live[0]!.n);
     // the last week's rollup agrees with the lots as last listed
-    expect(res.body.weeks.at(-1).available_lots).toBe(live[0]!.n);
+    expect((res.body.weeks as Array<{ available_lots: number }>).at(-1)!.available_lots).toBe(live[0]!.n);
     expect(res.headers['x-service-license']).toBe('CC BY 4.0');
     const missing = await get('/v1/land-supply/estate/vic-nowhere-1');
     expect(missing.status).toBe(404);
@@ -340,7 +343,7 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
     expect((await get('/v1/land-supply/state/ZZ')).status).toBe(400);
     const states = await get('/v1/land-supply/states');
     expect(states.status).toBe(200);
-    expect(states.body.data.map((s: { state: string }) => s.state)).toEqual(['NSW', 'QLD', 'VIC']);
+    expect((states.body.data as Array<{ state: string }>).map((s) => s.state)).toEqual(['NSW', 'QLD', 'VIC']);
     for (const s of states.body.data) {
       expect(s.week).toBe('2025-10-27');
       expect(s.attribution).toMatch(new RegExp(`${s.state} land supply`));
@@ -423,10 +426,11 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
   it('refuses a bad land-supply command line with exit 2 and its usage', async () => {
     const errors: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => {
-      errors.push(String(chunk));
+    const capture = (chunk: string) => {
+      errors.push(chunk);
       return true;
-    }) as typeof process.stderr.write;
+    };
+    process.stderr.write = capture;
     try {
       expect(await runLandSupplyCommand(['rollup', '--week', '2025-02-30'])).toBe(2);
       expect(await runLandSupplyCommand(['rollup', '--week', 'last'])).toBe(2);
