@@ -245,6 +245,7 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
       expect(res.body.status).toBe('no_data');
       expect(res.body.data).toEqual([]);
       expect(res.body.hint).toMatch(/within 1 km/);
+      expect(res.headers['x-service-attribution']).toBeUndefined();
     }
   });
 
@@ -500,6 +501,8 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
     expect(empty.status).toBe(200);
     expect(empty.headers['content-type']).toMatch(/^application\/vnd\.mapbox-vector-tile/);
     expect((empty.body as Buffer).length).toBe(0);
+    expect(empty.headers['x-service-attribution']).toBeUndefined();
+    expect(empty.headers.etag).toMatch(/^"[\w-]+"$/);
     for (const path of ['9/0/0', '19/0/0', '14/16384/0', '14/0/-1', '14/a/0', '14.5/0/0']) {
       const res = await get(`/api/land-supply/lots/tiles/${path}`);
       expect(res.status, path).toBe(400);

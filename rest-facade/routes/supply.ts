@@ -74,7 +74,9 @@ function body(layer: Header, payload: Record<string, unknown>, query: Record<str
       attribution: layer.attribution,
       license: layer.license,
     },
-    credit: layer.attribution && layer.license ? { attribution: layer.attribution, license: layer.license } : null,
+    // the headers credit what the body carries: nothing when there is nothing
+    credit:
+      ok && layer.attribution && layer.license ? { attribution: layer.attribution, license: layer.license } : null,
   };
 }
 

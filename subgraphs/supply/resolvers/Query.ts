@@ -101,7 +101,7 @@ export const Query: QueryResolvers<SupplyContext> = {
     const states = [...new Set(rows.map((r) => r.state))];
     const empty = rows.length === 0 ? `No estate is recorded within ${km} km of this point.` : null;
     return {
-      ...header(credits, states.length ? states : credits.map((c) => c.state), empty),
+      ...header(credits, states, empty),
       radius_km: km,
       estates: rows,
     };
@@ -129,7 +129,7 @@ export const Query: QueryResolvers<SupplyContext> = {
         ? `No ${availableOnly ? 'available ' : ''}lot is recorded within ${km} km of this point.`
         : null;
     return {
-      ...header(credits, states.length ? states : credits.map((c) => c.state), empty),
+      ...header(credits, states, empty),
       radius_km: km,
       available_only: availableOnly,
       lots: rows,
@@ -245,8 +245,9 @@ export const Query: QueryResolvers<SupplyContext> = {
       encoder,
       features,
       mvt_base64: Buffer.from(bytes).toString('base64'),
-      attribution: credit?.attribution ?? null,
-      license: credit?.license ?? null,
+      // an empty tile carries no one's data, so no credit
+      attribution: features > 0 ? (credit?.attribution ?? null) : null,
+      license: features > 0 ? (credit?.license ?? null) : null,
     };
   },
 };
