@@ -56,8 +56,8 @@ export type WeekRow = {
 
 const ON_MARKET = Prisma.sql`('available', 'under_offer')`;
 
-/** An estate's lots now, one row per estate of the dataset (the live rollup). */
-const LIVE = (dataset: string) => Prisma.sql`
+/** The lots of the estates `estates` (a subquery of estate ids) now, one row per estate (the live rollup). */
+const LIVE = (dataset: string, estates: Prisma.Sql) => Prisma.sql`
   SELECT l.estate_id,
     count(*) FILTER (WHERE l.sales_status IN ${ON_MARKET})::int AS active_lots,
     count(*) FILTER (WHERE l.sales_status = 'available')::int AS available_lots,
@@ -66,7 +66,7 @@ const LIVE = (dataset: string) => Prisma.sql`
     count(*) FILTER (WHERE l.sales_status = 'withdrawn')::int AS withdrawn_lots,
     percentile_cont(0.5) WITHIN GROUP (ORDER BY l.asking_price) FILTER (WHERE l.sales_status = 'available')
       AS median_asking_price
-  FROM supply.lot l WHERE l.dataset = ${dataset} GROUP BY l.estate_id`;
+  FROM supply.lot l WHERE l.dataset = ${dataset} AND l.estate_id IN (${estates}) GROUP BY l.estate_id`;
 
 const ESTATE_COLUMNS = Prisma.sql`e.estate_id, e.name, e.developer, e.state, e.lga_code, e.lga_name, e.suburb, e.status,
   json_build_object('lat', ST_Y(e.geom), 'lng', ST_X(e.geom)) AS location,
@@ -80,15 +80,20 @@ const point = (lng: number, lat: number) => Prisma.sql`ST_SetSRID(ST_MakePoint($
 /** Estates within a radius, nearest first; the box lets the GiST index narrow, the geography distance decides. */
 export const ESTATES_NEAR = (dataset: string, lng: number, lat: number, radiusM: number, box: Box, limit: number) =>
   Prisma.sql`
-  WITH live AS (${LIVE(dataset)})
+  WITH live AS (${LIVE(
+    dataset,
+    Prisma.sql`SELECT b.estate_id FROM supply.estate b WHERE b.dataset = ${dataset}
+      AND b.geom && ${envelope(box)}`,
+  )})
   SELECT ${ESTATE_COLUMNS}, ST_Distance(e.geom::geography, ${point(lng, lat)}::geography) / 1000 AS distance_km
   FROM supply.estate e LEFT JOIN live r ON r.estate_id = e.estate_id
-  WHERE e.dataset = ${dataset} AND e.geom && ST_MakeEnvelope(${box.west}, ${box.south}, ${box.east}, ${box.north}, 4326)
+  WHERE e.dataset = ${dataset} AND e.geom && ${envelope(box)}
     AND ST_DWithin(e.geom::geography, ${point(lng, lat)}::geography, ${radiusM})
   ORDER BY distance_km, e.estate_id
   LIMIT ${limit + 1}`;
 
 export type Box = { west: number; south: number; east: number; north: number };
+const envelope = (box: Box) => Prisma.sql`ST_MakeEnvelope(${box.west}, ${box.south}, ${box.east}, ${box.north}, 4326)`;
 
 const LOT_COLUMNS = Prisma.sql`l.lot_id, l.lot_number,
   json_build_object('estate_id', e.estate_id, 'name', e.name, 'developer', e.developer,
@@ -107,7 +112,10 @@ export const LOTS_NEAR = (
   availableOnly: boolean,
   limit: number,
 ) => Prisma.sql`
-  WITH live AS (${LIVE(dataset)})
+  WITH live AS (${LIVE(
+    dataset,
+    Prisma.sql`SELECT b.estate_id FROM supply.lot b WHERE b.dataset = ${dataset} AND b.geom && ${envelope(box)}`,
+  )})
   SELECT ${LOT_COLUMNS}, ST_Distance(l.geom::geography, ${point(lng, lat)}::geography) / 1000 AS distance_km
   FROM supply.lot l
   JOIN supply.estate e ON e.dataset = l.dataset AND e.estate_id = l.estate_id
@@ -140,7 +148,13 @@ export const ESTATES_WHERE = (
   dataset: string,
   where: { estateId: string } | { state: string; suburb: string; selling: boolean },
 ) => Prisma.sql`
-  WITH live AS (${LIVE(dataset)})
+  WITH live AS (${LIVE(
+    dataset,
+    'estateId' in where
+      ? Prisma.sql`${where.estateId}`
+      : Prisma.sql`SELECT b.estate_id FROM supply.estate b WHERE b.dataset = ${dataset} AND b.state = ${where.state}
+        AND upper(b.suburb) = upper(${where.suburb})`,
+  )})
   SELECT ${ESTATE_COLUMNS}
   FROM supply.estate e LEFT JOIN live r ON r.estate_id = e.estate_id
   WHERE e.dataset = ${dataset} AND ${
@@ -182,6 +196,11 @@ export const TILE_BUFFER = 64;
 const TILE_LOTS = (dataset: string, z: number, x: number, y: number) => Prisma.sql`
   bounds AS (SELECT ST_TileEnvelope(${z}, ${x}, ${y}) AS env,
     ST_Transform(ST_TileEnvelope(${z}, ${x}, ${y}, margin => ${TILE_BUFFER / TILE_EXTENT}), 4326) AS box),
+  live AS (${LIVE(
+    dataset,
+    Prisma.sql`SELECT b.estate_id FROM supply.lot b, bounds t WHERE b.dataset = ${dataset}
+      AND (b.boundary && t.box OR (b.boundary IS NULL AND b.geom && t.box))`,
+  )}),
   picked AS (
     SELECT ${TILE_ATTRIBUTES}, ST_Transform(coalesce(l.boundary, l.geom), 3857) AS shape
     FROM supply.lot l
@@ -192,7 +211,7 @@ const TILE_LOTS = (dataset: string, z: number, x: number, y: number) => Prisma.s
 
 /** The tile by PostGIS itself (ST_AsMVT over ST_AsMVTGeom), where it was built with protobuf. */
 export const TILE_MVT = (dataset: string, z: number, x: number, y: number) => Prisma.sql`
-  WITH live AS (${LIVE(dataset)}), ${TILE_LOTS(dataset, z, x, y)},
+  WITH ${TILE_LOTS(dataset, z, x, y)},
   features AS (
     SELECT p.lot_id, p.lot_number, p.estate_id, p.estate_name, p.developer, p.estate_active_lots,
       p.estate_available_lots, p.state, p.suburb, p.asking_price, p.area_m2, p.frontage_m, p.depth_m, p.title_status,
@@ -212,7 +231,7 @@ export type TileFeatureRow = Record<string, string | number | null> & { geometry
  * the bytes are then encoded by mvt.ts.
  */
 export const TILE_FEATURES = (dataset: string, z: number, x: number, y: number) => Prisma.sql`
-  WITH live AS (${LIVE(dataset)}), ${TILE_LOTS(dataset, z, x, y)},
+  WITH ${TILE_LOTS(dataset, z, x, y)},
   frame AS (
     SELECT b.env, ST_XMin(b.env) AS x0, ST_YMax(b.env) AS y1,
       ${TILE_EXTENT} / (ST_XMax(b.env) - ST_XMin(b.env)) AS sx, ${TILE_EXTENT} / (ST_YMax(b.env) - ST_YMin(b.env)) AS sy,
