@@ -26,7 +26,8 @@ import { SOIL_USAGE, runIngestSoilCommand } from './ingest/soil-cli.ts';
 import { KEYS_USAGE, runKeysCommand } from './keys.ts';
 import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
 import type { RunningServer } from './serve.ts';
-import { serve, stopOnSignals } from './serve.ts';
+import { LAND_SUPPLY_ROLLUP_EVERY_MS, serve, stopOnSignals } from './serve.ts';
+import { LAND_SUPPLY_USAGE, runLandSupplyCommand } from './land-supply.ts';
 import { DEMO_DAILY_CAP, ensureDemoKey } from '../platform/demo-key.ts';
 
 const USAGE = `Usage: landgraph <command>
@@ -55,6 +56,8 @@ const USAGE = `Usage: landgraph <command>
                             upsert development applications (PlanningAlerts or NSW Planning Portal JSON)
   ingest spear <file> [--dataset live] [--snapshot ID]
                             upsert Victorian SPEAR applications (a SPEAR public-search style JSON export)
+  land-supply rollup [--week YYYY-MM-DD] [--dataset live]
+                            roll up a week of land supply per estate, suburb and state (idempotent)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -111,6 +114,8 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest easements', EASEMENTS_USAGE],
   ['ingest development-applications', DEVELOPMENT_USAGE],
   ['ingest spear', SPEAR_USAGE],
+  ['land-supply', LAND_SUPPLY_USAGE],
+  ['land-supply rollup', LAND_SUPPLY_USAGE],
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
@@ -162,6 +167,7 @@ export const NEWCOMER_SCOPES = [
   'development-applications.read',
   'development-applications.feed.read',
   'spear.read',
+  'land-supply.read',
 ] as const;
 
 export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));
@@ -213,7 +219,9 @@ export async function main(args: string[]): Promise<number> {
       case undefined: {
         const config = loadConfig();
         const distributed = args.includes('--distributed') || config.mode === 'distributed';
-        const running = distributed ? await startDistributed(config) : await serve(config);
+        const running = distributed
+          ? await startDistributed(config)
+          : await serve(config, { landSupplyRollupEveryMs: LAND_SUPPLY_ROLLUP_EVERY_MS });
         stopOnSignals(() => running.stop());
         process.stdout.write(await startBanner(running, config));
         return await new Promise<number>(() => undefined);
@@ -244,6 +252,8 @@ export async function main(args: string[]): Promise<number> {
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));
+      case 'land-supply':
+        return await runLandSupplyCommand(args.slice(1));
       case 'keys':
         setLogLevel('warn');
         return await runKeysCommand(args.slice(1));

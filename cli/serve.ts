@@ -5,11 +5,20 @@ import { logger } from '../core/logger.ts';
 import { startRuntime } from '../app/runtime.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
+import { scheduleLandSupplyRollup } from '../core/land-supply.ts';
+
+/** How often the serving process checks that the latest land-supply week is rolled up (the CLI's serve). */
+export const LAND_SUPPLY_ROLLUP_EVERY_MS = 3_600_000;
+
+export type ServeOptions = {
+  /** Checks the land-supply rollup this often; off (null) unless asked, so tests start no timer. */
+  landSupplyRollupEveryMs?: number | null;
+};
 
 export type RunningServer = { runtime: Runtime; server: Server; url: string; stop(): Promise<void> };
 
 /** Starts the facade and /graphql on one port, on whatever graph mode the config names. */
-export async function serve(config: Config): Promise<RunningServer> {
+export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
   const runtime = await startRuntime(config);
   const app = createApp(runtime);
   // A port already taken fails the start, and what the runtime opened is let go first.
@@ -24,11 +33,14 @@ export async function serve(config: Config): Promise<RunningServer> {
     mode: config.mode,
     database: runtime.db.kind,
   });
+  const every = options.landSupplyRollupEveryMs ?? null;
+  const stopRollup = every ? scheduleLandSupplyRollup(runtime.db, ['sandbox', 'live'], every) : () => undefined;
   return {
     runtime,
     server,
     url,
     async stop() {
+      stopRollup();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.close();
     },

@@ -39,3 +39,13 @@ export const DEFAULT_SPEAR_RADIUS_M = 200;
 export const MAX_SPEAR_RADIUS_M = 2000;
 /** More SPEAR applications than this near a point or in a window is refused (ask less), never truncated. */
 export const MAX_SPEAR_RESULTS = 1000;
+/** Land supply (spec 4.5): the nearby radii, the most rows a nearby answer lists, the series window, the tile zooms. */
+export const DEFAULT_SUPPLY_ESTATE_RADIUS_KM = 10;
+export const MAX_SUPPLY_ESTATE_RADIUS_KM = 50;
+export const DEFAULT_SUPPLY_LOT_RADIUS_KM = 1;
+export const MAX_SUPPLY_LOT_RADIUS_KM = 5;
+export const MAX_SUPPLY_NEAR = 500;
+export const DEFAULT_SUPPLY_WEEKS = 12;
+export const MAX_SUPPLY_WEEKS = 104;
+export const MIN_SUPPLY_TILE_ZOOM = 10;
+export const MAX_SUPPLY_TILE_ZOOM = 18;

@@ -92,6 +92,8 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'development-applications.read',
   // SPEAR's lookups by point take pfi + state in place of lat/lng, and its lookup by PFI opens the parcel
   'spear.read',
+  // the land-supply nearby lookups take pfi + state in place of lat/lng
+  'land-supply.read',
 ];
 
 /**
@@ -124,6 +126,8 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
   'development-applications.read',
   // SPEAR applications name the lots they touch (parcel PFIs)
   'spear.read',
+  // a land-supply lookup by parcel searches around the parcel's point
+  'land-supply.read',
   'internal:address-to-parcel',
   'internal:envelope-parcel-stage',
 ];
@@ -219,6 +223,13 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Property.spear_applications': ['spear.read'],
   'Query.spearApplicationsNear': ['spear.read'],
   'Query.spearApplicationsInBBox': ['spear.read'],
+  'Query.landSupplyEstatesNearby': ['land-supply.read'],
+  'Query.landSupplyLotsNearby': ['land-supply.read'],
+  'Query.landSupplySuburb': ['land-supply.read'],
+  'Query.landSupplyEstate': ['land-supply.read'],
+  'Query.landSupplyState': ['land-supply.read'],
+  'Query.landSupplyStates': ['land-supply.read'],
+  'Query.landSupplyLotTile': ['land-supply.read'],
 };
 
 /**
@@ -271,6 +282,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'EasementLayer',
   'EnvelopeLayer',
   'EnvelopeLevel',
+  'Estate',
+  'EstateSupply',
+  'EstatesNearby',
   'FrontingRoad',
   'GeoPoint',
   'GroundProfile',
@@ -284,8 +298,13 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'LandValue',
   'LandValueLayer',
   'LatencyStats',
+  'LiveLotRollup',
+  'Lot',
   'LotCharacteristics',
+  'LotEstate',
   'LotReference',
+  'LotTile',
+  'LotsNearby',
   'NearbyRoad',
   'NearbyRoadsLayer',
   'Overlay',
@@ -317,6 +336,11 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'SpearApplication',
   'SpearApplicationLayer',
   'SpearApplications',
+  'StateLatest',
+  'StateSupply',
+  'StatesSupply',
+  'SuburbSupply',
+  'SupplyWeek',
   'TerrainLayer',
   'TerrainStats',
   'TerrainStatsLayer',

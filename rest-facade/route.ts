@@ -18,7 +18,7 @@ export type RouteResponse = {
   status?: number;
   body: Record<string, unknown>;
   /** A non-JSON answer (the changelog's Markdown); `body` is then not sent. */
-  raw?: { contentType: string; content: string };
+  raw?: { contentType: string; content: string | Buffer };
   /** Third-party credit of the payload: written to the attribution headers as well as the body. */
   credit?: Credit | null;
   /** Further response headers (e.g. X-Mirror-Source on the UGB routes). */

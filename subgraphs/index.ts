@@ -7,6 +7,7 @@ import { buildLandSubgraph } from './land/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
 import { buildRoadsSubgraph } from './roads/server.ts';
 import { buildSoilSubgraph } from './soil/server.ts';
+import { buildSupplySubgraph } from './supply/server.ts';
 import { buildTerrainSubgraph } from './terrain/server.ts';
 
 /** Every subgraph of the graph, in the order of their distributed-mode ports. */
@@ -21,6 +22,7 @@ export const SUBGRAPHS = {
   land: buildLandSubgraph,
   hazards: buildHazardsSubgraph,
   development: buildDevelopmentSubgraph,
+  supply: buildSupplySubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

@@ -210,6 +210,28 @@ describe('subgraphs trust only the gateway', () => {
     expect(graph.body.layers.spear_applications.status).toBe('ok');
   });
 
+  it('answers land supply nearby and a lot tile through the supply process', async () => {
+    const [lot] = await running.runtime.db.query<{ lat: number; lng: number; estate_id: string }>(
+      `SELECT ST_Y(geom) AS lat, ST_X(geom) AS lng, estate_id FROM supply.lot
+       WHERE dataset = 'sandbox' AND state = 'VIC' AND boundary IS NOT NULL ORDER BY lot_id LIMIT 1`,
+    );
+    const auth = { Authorization: `Bearer ${key}` };
+    const nearby = await request(running.url)
+      .get('/v1/land-supply/estates/nearby')
+      .query({ lat: String(lot!.lat), lng: String(lot!.lng), radius_km: '5' })
+      .set(auth);
+    expect(nearby.status).toBe(200);
+    expect(nearby.body.data[0].estate_id).toBe(lot!.estate_id);
+    const z = 16;
+    const x = Math.floor(((lot!.lng + 180) / 360) * 2 ** z);
+    const r = (lot!.lat * Math.PI) / 180;
+    const y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * 2 ** z);
+    const tile = await request(running.url).get(`/api/land-supply/lots/tiles/${z}/${x}/${y}`).set(auth);
+    expect(tile.status).toBe(200);
+    expect(tile.headers['content-type']).toMatch(/^application\/vnd\.mapbox-vector-tile/);
+    expect(Number(tile.headers['content-length'])).toBeGreaterThan(0);
+  });
+
   it('marks only the terrain layer error while the terrain process hangs past the timeout', async () => {
     running.subgraphs.terrain.kill('SIGSTOP');
     try {

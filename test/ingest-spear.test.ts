@@ -64,6 +64,8 @@ describe('ingest spear', () => {
       INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
         VALUES ('live', 'cadastre', 'VIC', 'test parcels', 'CC BY 4.0', 'spear-test')
         ON CONFLICT (dataset, layer, state) DO NOTHING;`);
+    // the runtime is shared across files: an earlier file may have cached the live credits without these
+    t.runtime.catalog.invalidate();
   }, 120_000);
 
   afterAll(async () => {
@@ -147,6 +149,7 @@ describe('ingest spear', () => {
   it('serves the loaded lots to a live key: a lot touched by several applications, by PFI, point and window', async () => {
     const get = (path: string, query: Record<string, string>) =>
       request(t.app).get(path).query(query).set('Authorization', `Bearer ${liveKey}`);
+    t.runtime.catalog.invalidate();
     const second = await get('/api/spear/parcel', { pfi: 'SPT-2', state: 'VIC' });
     expect(second.status).toBe(200);
     expect(second.body.status).toBe('ok');

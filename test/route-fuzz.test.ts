@@ -128,10 +128,18 @@ async function fuzzQueryRoute(route: RouteDefinition): Promise<Failure[]> {
     (name) => !inPath.includes(name),
   );
   const base = baseline(route, new Set([...inPath, ...inQuery]));
-  const pathWith = (wire: string | null) =>
-    route.path.replace(
-      /:(\w+)/g,
-      (_, name: string) => wire ?? encodeURIComponent(name === 'propertyId' ? f.vicParcel.parcel_pfi : 'x'),
+  // a valid value for each path parameter, so a hostile one in another reaches the code that reads it
+  const PATH_VALUES: Record<string, string> = {
+    propertyId: f.vicParcel.parcel_pfi,
+    state: 'VIC',
+    z: '14',
+    x: '0',
+    y: '0',
+  };
+  // `only`: the one parameter the hostile wire goes in (a path of several keeps the others valid)
+  const pathWith = (wire: string | null, only?: string) =>
+    route.path.replace(/:(\w+)/g, (_, name: string) =>
+      wire !== null && (only === undefined || only === name) ? wire : encodeURIComponent(PATH_VALUES[name] ?? 'x'),
     );
   for (const hostile of HOSTILE) {
     for (const name of inQuery) {
@@ -145,7 +153,7 @@ async function fuzzQueryRoute(route: RouteDefinition): Promise<Failure[]> {
     if (hostile.wire.length === 1) {
       for (const name of inPath) {
         const res = await request(t.app)
-          .get(`${pathWith(hostile.wire[0] ?? '')}?${wireQuery(base).join('&')}`)
+          .get(`${pathWith(hostile.wire[0] ?? '', name)}?${wireQuery(base).join('&')}`)
           .set(auth());
         check(route, `path ${name}=${hostile.label}`, res, failures);
       }

@@ -35,6 +35,9 @@ export function emptyTables(): Buffers {
     hazard_coverage: [],
     development_application: [],
     spear_application: [],
+    supply_estate: [],
+    supply_lot: [],
+    supply_lot_snapshot: [],
     dataset_source: [],
   };
 }
@@ -66,6 +69,9 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   hazard_coverage: (rows) => ({ table: 'hazard_coverage', rows }),
   development_application: (rows) => ({ table: 'development_application', rows }),
   spear_application: (rows) => ({ table: 'spear_application', rows }),
+  supply_estate: (rows) => ({ table: 'supply_estate', rows }),
+  supply_lot: (rows) => ({ table: 'supply_lot', rows }),
+  supply_lot_snapshot: (rows) => ({ table: 'supply_lot_snapshot', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -96,6 +102,9 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'hazard_coverage',
   'development_application',
   'spear_application',
+  'supply_estate',
+  'supply_lot',
+  'supply_lot_snapshot',
   'dataset_source',
 ];
 

@@ -2,11 +2,12 @@
  * The sandbox dataset: a deterministic demo of six real suburbs (two each in VIC, NSW and QLD)
  * with generated streets, parcels, G-NAF-style addresses, zones, overlays, coverage, road
  * centrelines, urban growth boundaries, climate zones, a terrain model, easements, building
- * footprints, land values, hazards and development applications, for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
+ * footprints, land values, hazards, development applications and land supply, for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
  */
 import { Batcher } from './batcher.ts';
 import { DA_MODELLED_ON } from './development.ts';
 import { SPEAR_MODELLED_ON } from './spear.ts';
+import { pushSupplyRows, SUPPLY_MODELLED_ON } from './supply.ts';
 import { IdMint } from './identifiers.ts';
 import { separateSuburbs } from './placement.ts';
 import { heritageCount } from './planning.ts';
@@ -38,6 +39,7 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'hazards',
   'development-applications',
   'spear',
+  'land-supply',
 ];
 
 export interface SandboxOptions {
@@ -69,10 +71,11 @@ export function sandboxParcels(options: SandboxOptions): number {
  * version (v1: no G-NAF states, authority codes or default geocodes, street types spelled out
  * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil, easements,
  * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
- * v6: no development applications; v7: no SPEAR applications)
+ * v6: no development applications; v7: no SPEAR applications or land supply; v8: SPEAR applications or land supply,
+ * the name each branch gave its half)
  * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v8';
+export const SANDBOX_VERSION = 'v9';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -169,6 +172,7 @@ const SOURCES: Record<
   'development-applications': { what: 'development applications', modelledOn: DA_MODELLED_ON },
   // SPEAR is Victoria's own system: NSW and QLD get no row, so the layer answers not_covered there
   spear: { what: 'SPEAR applications', modelledOn: SPEAR_MODELLED_ON },
+  'land-supply': { what: 'land supply', modelledOn: SUPPLY_MODELLED_ON },
 };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {
@@ -209,6 +213,8 @@ export function* generateSandbox(options: SandboxOptions, plan = planSandbox(opt
     yield* suburbRows(options.seed, suburb, mint, firstHeritage, out);
   }
   yield* demRows(options.seed, plan.suburbs, out);
+  // land supply last of the layers: its own random streams, so every earlier row is as it was
+  for (const suburb of plan.suburbs) pushSupplyRows(options.seed, suburb.spec, out);
   yield* out.drain(true);
   for (const row of datasetSources(options)) out.push('dataset_source', row);
   yield* out.drain(true);

@@ -15,6 +15,8 @@
  * caller knows whether the loaded sandbox is the one it wants or must be reloaded, and one
  * written by an older generator (another version) is never taken for it.
  */
+import { rollupWeeksIn } from '../../core/land-supply.ts';
+import { SUPPLY_LAST_WEEK, weekAt } from './supply.ts';
 import type { Database, QueryFn } from '../../core/db.ts';
 import { AUTHORITY_ROWS } from '../../subgraphs/address/matching/vocabulary.ts';
 import {
@@ -107,6 +109,8 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
     // let every queued statement settle before the transaction commits or rolls back
     await Promise.all(queued);
     if (failure) throw failure.error;
+    // the land-supply series are read from the weekly rollup: roll up the sandbox's year of weeks
+    await rollupWeeksIn(query, SANDBOX_DATASET, weekAt(0), SUPPLY_LAST_WEEK);
   });
   await db.exec(ANALYZE_TABLES);
   result.ms = Math.round(performance.now() - started);

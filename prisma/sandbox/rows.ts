@@ -4,6 +4,7 @@
  * as rounded longitude and latitude. Columns G-NAF leaves blank for a plain address (number
  * prefixes, building names, dates) are left out and load as null.
  */
+import type { SupplyEstateRow, SupplyLotRow, SupplySnapshotRow } from './supply.ts';
 import type { SandboxState } from './suburbs.ts';
 
 export type GeocodeType = 'PC' | 'FCS' | 'STL' | 'LOC' | 'GG';
@@ -23,7 +24,8 @@ export type SourceLayer =
   | 'soil'
   | 'hazards'
   | 'development-applications'
-  | 'spear';
+  | 'spear'
+  | 'land-supply';
 
 export interface StateRow {
   state_pid: string;
@@ -341,6 +343,8 @@ export interface SpearApplicationRow {
   lng: number;
   lat: number;
 }
+export type TitleStatus = 'titled' | 'untitled';
+export type SalesStatus = 'available' | 'under_offer' | 'sold' | 'withdrawn';
 
 export interface DatasetSourceRow {
   layer: SourceLayer;
@@ -377,6 +381,9 @@ export interface SandboxTables {
   hazard_coverage: HazardCoverageRow;
   development_application: DevelopmentApplicationRow;
   spear_application: SpearApplicationRow;
+  supply_estate: SupplyEstateRow;
+  supply_lot: SupplyLotRow;
+  supply_lot_snapshot: SupplySnapshotRow;
   dataset_source: DatasetSourceRow;
 }
 

@@ -462,6 +462,81 @@ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
         (r) => r.lat,
       ),
   },
+  supply_estate: {
+    sql: `INSERT INTO supply.estate (dataset, estate_id, name, developer, state, lga_code, lga_name, suburb, status,
+  source, attribution, license, geom)
+SELECT $1::text, t.estate_id, t.name, t.developer, t.state, t.lga_code, t.lga_name, t.suburb, t.status, 'sandbox',
+  t.attribution, 'CC BY 4.0', ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326)
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+  $10::text[], $11::float8[], $12::float8[])
+  AS t(estate_id, name, developer, state, lga_code, lga_name, suburb, status, attribution, lng, lat)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.estate_id,
+        (r) => r.name,
+        (r) => r.developer,
+        (r) => r.state,
+        (r) => r.lga_code,
+        (r) => r.lga_name,
+        (r) => r.suburb,
+        (r) => r.status,
+        (r) => r.attribution,
+        (r) => r.lng,
+        (r) => r.lat,
+      ),
+  },
+  supply_lot: {
+    sql: `INSERT INTO supply.lot (dataset, lot_id, estate_id, lot_number, state, suburb, asking_price, area_m2,
+  frontage_m, depth_m, title_status, sales_status, aspect, aspect_source, listing_text, listed_week, updated_at, geom,
+  boundary, frontage_edge)
+SELECT $1::text, t.lot_id, t.estate_id, t.lot_number, t.state, t.suburb, t.asking_price, t.area_m2, t.frontage_m,
+  t.depth_m, t.title_status, t.sales_status, t.aspect, t.aspect_source, t.listing_text, t.listed_week::date,
+  t.updated_at::timestamptz, ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326),
+  ST_GeomFromText(t.boundary, 4326), ST_GeomFromText(t.frontage_edge, 4326)
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[], $9::float8[],
+  $10::float8[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
+  $18::float8[], $19::float8[], $20::text[], $21::text[])
+  AS t(lot_id, estate_id, lot_number, state, suburb, asking_price, area_m2, frontage_m, depth_m, title_status,
+    sales_status, aspect, aspect_source, listing_text, listed_week, updated_at, lng, lat, boundary, frontage_edge)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.lot_id,
+        (r) => r.estate_id,
+        (r) => r.lot_number,
+        (r) => r.state,
+        (r) => r.suburb,
+        (r) => r.asking_price,
+        (r) => r.area_m2,
+        (r) => r.frontage_m,
+        (r) => r.depth_m,
+        (r) => r.title_status,
+        (r) => r.sales_status,
+        (r) => r.aspect,
+        (r) => r.aspect_source,
+        (r) => r.listing_text,
+        (r) => r.listed_week,
+        (r) => r.updated_at,
+        (r) => r.lng,
+        (r) => r.lat,
+        (r) => r.boundary,
+        (r) => r.frontage_edge,
+      ),
+  },
+  supply_lot_snapshot: {
+    sql: `INSERT INTO supply.lot_snapshot (dataset, lot_id, week, asking_price, sales_status)
+SELECT $1::text, t.lot_id, t.week::date, t.asking_price, t.sales_status
+FROM unnest($2::text[], $3::text[], $4::float8[], $5::text[]) AS t(lot_id, week, asking_price, sales_status)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.lot_id,
+        (r) => r.week,
+        (r) => r.asking_price,
+        (r) => r.sales_status,
+      ),
+  },
   dataset_source: {
     sql: `INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
 SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t`,
@@ -518,6 +593,10 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM hazards.coverage WHERE dataset = $1',
   'DELETE FROM development.application WHERE dataset = $1',
   'DELETE FROM development.spear_application WHERE dataset = $1',
+  'DELETE FROM supply.weekly_rollup WHERE dataset = $1',
+  'DELETE FROM supply.lot_snapshot WHERE dataset = $1',
+  'DELETE FROM supply.lot WHERE dataset = $1',
+  'DELETE FROM supply.estate WHERE dataset = $1',
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
@@ -534,4 +613,5 @@ export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, ad
 
   land.easement, land.building_footprint, land.land_value, land.coverage,
   hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage,
-  development.application, development.spear_application`;
+  development.application, development.spear_application,
+  supply.estate, supply.lot, supply.lot_snapshot, supply.weekly_rollup`;

@@ -45,6 +45,14 @@ export const HEADERS: Record<string, HeaderObject> = {
     description: 'Provenance of the answer: mirror:<state>/<layer>@<snapshot_id> or live:<state>/<layer> (spec 4.3).',
     schema: { type: 'string' },
   },
+  'Cache-Control': {
+    description: 'How long a cache may keep the answer (the lot tiles).',
+    schema: { type: 'string' },
+  },
+  ETag: {
+    description: "The answer's version: send it back as If-None-Match for a 304 when it has not changed.",
+    schema: { type: 'string' },
+  },
   'WWW-Authenticate': {
     description: 'The authentication scheme to use: Bearer.',
     required: true,
@@ -255,7 +263,9 @@ export function routeResponses(
     headers: out.headers(true, ...(doc?.credited ? CREDIT_HEADERS : []), ...(doc?.headers ?? [])),
     content: { [contentType]: { schema: doc?.success ?? { type: 'object' } } },
   };
-  if (parameterNames.length > 0 || route.method !== 'get') {
+  // a route whose parameters are all in its path (the lot tiles) refuses bad ones too
+  const inPath = /\/:\w/.test(route.path);
+  if (parameterNames.length > 0 || inPath || route.method !== 'get') {
     out.error(
       '400',
       'A parameter is missing, malformed or out of range; error says which and how to fix it.',

@@ -11,6 +11,7 @@ import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
 import { ROADS_ROUTE_DOCS } from './roads-docs.ts';
 import { DEVELOPMENT_ROUTE_DOCS } from './development-docs.ts';
 import { SPEAR_ROUTE_DOCS } from './spear-docs.ts';
+import { SUPPLY_ROUTE_DOCS } from './supply-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -225,4 +226,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...RISK_ROUTE_DOCS,
   ...DEVELOPMENT_ROUTE_DOCS,
   ...SPEAR_ROUTE_DOCS,
+  ...SUPPLY_ROUTE_DOCS,
 };

@@ -11,6 +11,7 @@ import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 import { ROADS_SCHEMAS } from './roads-docs.ts';
 import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
 import { SPEAR_SCHEMAS } from './spear-docs.ts';
+import { SUPPLY_SCHEMAS } from './supply-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -544,4 +545,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...RISK_SCHEMAS,
   ...DEVELOPMENT_SCHEMAS,
   ...SPEAR_SCHEMAS,
+  ...SUPPLY_SCHEMAS,
 };

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { RequestScope } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { detectState } from '../../core/geo.ts';
 import {
@@ -13,11 +12,11 @@ import {
   MAX_DA_STATS_MONTHS,
 } from '../../core/limits.ts';
 import { assertBBox, assertPoint } from '../../core/validate.ts';
-import type { Graph } from '../../gateway/graph.ts';
 import { unwrap } from '../graph-result.ts';
 import { bboxParam, numeric, stateParam, textParam } from '../params.ts';
 import type { Credit, RouteResponse } from '../route.ts';
 import { defineRoute } from '../route.ts';
+import { parcelPoint } from './parcel-point.ts';
 import type { LayerFields } from './cadastre.ts';
 import { creditOf } from './cadastre.ts';
 import { DA_FIELDS, DA_LAYER_FIELDS } from './development-shape.ts';
@@ -93,24 +92,6 @@ function listBody(layer: DaLayerFields, applications: Application[], extra: Reco
     },
     credit: ok ? creditOf(layer) : null,
   };
-}
-
-type ParcelAnswer = {
-  property: { parcel_pfi: string | null; state: string; location: { lat: number; lng: number } | null } | null;
-};
-
-/** The point a parcel is analysed at, for a lookup by pfi + state in place of lat/lng (spec 2.1.2). */
-async function parcelPoint(graph: Graph, scope: RequestScope, pfi: string, state: string) {
-  const { property } = unwrap(
-    await graph.execute<ParcelAnswer>(
-      `query DaParcelPoint($pfi: String!, $state: String!) {
-        property: propertyByParcel(parcel_pfi: $pfi, state: $state) { parcel_pfi state location { lat lng } } }`,
-      { pfi, state },
-      scope,
-    ),
-  );
-  if (!property?.location) throw unknownParcel(pfi, state);
-  return property.location;
 }
 
 export const developmentApplicationsNearby = defineRoute({

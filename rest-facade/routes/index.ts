@@ -22,6 +22,15 @@ import {
   dossierDevelopmentApplications,
 } from './development.ts';
 import { spearBBox, spearNearby, spearOfParcel } from './spear.ts';
+import {
+  landSupplyEstate,
+  landSupplyEstatesNearby,
+  landSupplyLotsNearby,
+  landSupplyLotTiles,
+  landSupplyState,
+  landSupplyStates,
+  landSupplySuburb,
+} from './supply.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
@@ -67,4 +76,11 @@ export const ROUTES: RouteDefinition[] = [
   spearNearby,
   spearBBox,
   spearOfParcel,
+  landSupplyEstatesNearby,
+  landSupplyLotsNearby,
+  landSupplySuburb,
+  landSupplyEstate,
+  landSupplyState,
+  landSupplyStates,
+  landSupplyLotTiles,
 ] as RouteDefinition[];

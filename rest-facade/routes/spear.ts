@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import type { RequestScope } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { detectState } from '../../core/geo.ts';
 import { DEFAULT_SPEAR_RADIUS_M, MAX_SPEAR_RADIUS_M } from '../../core/limits.ts';
 import { assertBBox, assertPoint } from '../../core/validate.ts';
-import type { Graph } from '../../gateway/graph.ts';
 import { unwrap } from '../graph-result.ts';
 import { bboxParam, numeric, stateParam, textParam } from '../params.ts';
 import type { RouteResponse } from '../route.ts';
 import { defineRoute } from '../route.ts';
+import { parcelPoint } from './parcel-point.ts';
 import type { LayerFields } from './cadastre.ts';
 import { creditOf } from './cadastre.ts';
 import { SPEAR_FIELDS, SPEAR_LAYER_FIELDS } from './spear-shape.ts';
@@ -67,22 +66,6 @@ function listBody(layer: SpearLayerFields, applications: Application[], extra: R
     },
     credit: ok ? creditOf(layer) : null,
   };
-}
-
-type ParcelPoint = { property: { location: { lat: number; lng: number } | null } | null };
-
-/** The point a parcel is analysed at, for a lookup by pfi + state in place of lat/lng (spec 2.1.2). */
-async function parcelPoint(graph: Graph, scope: RequestScope, pfi: string, state: string) {
-  const { property } = unwrap(
-    await graph.execute<ParcelPoint>(
-      `query SpearParcelPoint($pfi: String!, $state: String!) {
-        property: propertyByParcel(parcel_pfi: $pfi, state: $state) { location { lat lng } } }`,
-      { pfi, state },
-      scope,
-    ),
-  );
-  if (!property?.location) throw unknownParcel(pfi, state);
-  return property.location;
 }
 
 export const spearNearby = defineRoute({

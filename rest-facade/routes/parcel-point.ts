@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import type { RequestScope } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Graph } from '../../gateway/graph.ts';
+import { unwrap } from '../graph-result.ts';
+
+/**
+ * Spec 2.1.2: a point route takes pfi + state in place of lat/lng, and answers at the point the
+ * parcel is analysed at (the property's `location`, the point every property layer uses).
+ */
+
+/** Exactly one way of naming the place: lat and lng together, or pfi with its state. */
+export function refinePointOrParcel(
+  q: { lat?: number; lng?: number; pfi?: string; state?: string },
+  ctx: z.RefinementCtx,
+): void {
+  const point = q.lat !== undefined || q.lng !== undefined;
+  if (point === (q.pfi !== undefined)) {
+    ctx.addIssue({ code: 'custom', message: 'Identify the place one way: lat and lng, or pfi and state.' });
+  } else if (point && (q.lat === undefined || q.lng === undefined)) {
+    ctx.addIssue({ code: 'custom', message: 'lat and lng must be given together.' });
+  }
+  if (q.pfi !== undefined && q.state === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'pfi needs state: parcel identifiers are only unique within a state.' });
+  }
+}
+
+type ParcelAnswer = {
+  property: { parcel_pfi: string | null; state: string; location: { lat: number; lng: number } | null } | null;
+};
+
+/** The point a parcel is analysed at; 404 for a parcel the cadastre does not hold. */
+export async function parcelPoint(
+  graph: Graph,
+  scope: RequestScope,
+  pfi: string,
+  state: string,
+): Promise<{ lat: number; lng: number }> {
+  const { property } = unwrap(
+    await graph.execute<ParcelAnswer>(
+      `query ParcelPoint($pfi: String!, $state: String!) {
+        property: propertyByParcel(parcel_pfi: $pfi, state: $state) { parcel_pfi state location { lat lng } } }`,
+      { pfi, state },
+      scope,
+    ),
+  );
+  if (!property?.location) {
+    throw new AppError(
+      'NOT_FOUND',
+      `No parcel with PFI ${pfi} in ${state}.`,
+      'Check the identifier, or ask by lat and lng.',
+    );
+  }
+  return property.location;
+}
