@@ -295,10 +295,11 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
     expect(lots.body.available_only).toBe(true);
     expect(lots.body.count).toBeGreaterThan(0);
     expect((await get('/v1/land-supply/lots/nearby', { pfi: 'NO-SUCH-PFI', state: 'VIC' })).status).toBe(404);
-    for (const query of [
+    const refused: Array<Record<string, string>> = [
       { pfi: parcel!.parcel_pfi },
       { pfi: parcel!.parcel_pfi, state: 'VIC', lat: String(lot.lat), lng: String(lot.lng) },
-    ]) {
+    ];
+    for (const query of refused) {
       const res = await get('/v1/land-supply/estates/nearby', query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.error).toEqual(expect.any(String));
