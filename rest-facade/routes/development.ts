@@ -14,9 +14,10 @@ import {
 import { assertBBox, assertPoint } from '../../core/validate.ts';
 import { unwrap } from '../graph-result.ts';
 import { bboxParam, numeric, stateParam, textParam } from '../params.ts';
-import type { Credit, RouteResponse } from '../route.ts';
+import type { Credit } from '../route.ts';
 import { defineRoute } from '../route.ts';
-import { parcelPoint } from './parcel-point.ts';
+import { applicationListBody, refuseFailedSource } from './application-list.ts';
+import { parcelPoint, unknownParcel } from './parcel-point.ts';
 import type { LayerFields } from './cadastre.ts';
 import { creditOf } from './cadastre.ts';
 import { DA_FIELDS, DA_LAYER_FIELDS } from './development-shape.ts';
@@ -57,42 +58,6 @@ const pfiNeedsState = (q: { pfi?: string; state?: string }, ctx: z.RefinementCtx
     ctx.addIssue({ code: 'custom', message: 'pfi needs state: parcel identifiers are only unique within a state.' });
   }
 };
-
-/** A failing source is a 502 (docs/decisions.md "Hardening (P5)"). */
-function refuseFailed(layer: LayerFields): void {
-  if (layer.status === 'error') {
-    throw new AppError(
-      'UPSTREAM_UNAVAILABLE',
-      'The development applications source failed for this request.',
-      layer.message ?? 'Retry shortly.',
-    );
-  }
-}
-
-const unknownParcel = (pfi: string, state: string) =>
-  new AppError('NOT_FOUND', `No parcel with PFI ${pfi} in ${state}.`, 'Check the identifier, or ask by lat and lng.');
-
-/** The body of a list of applications, with the layer's status and credit. */
-function listBody(layer: DaLayerFields, applications: Application[], extra: Record<string, unknown>): RouteResponse {
-  refuseFailed(layer);
-  const ok = layer.status === 'ok' && applications.length > 0;
-  return {
-    body: {
-      success: true,
-      ...extra,
-      status: layer.status,
-      source: layer.source,
-      freshness: layer.freshness,
-      count: applications.length,
-      data: ok ? applications : [],
-      error: null,
-      hint: ok ? null : layer.message,
-      attribution: layer.attribution,
-      license: layer.license,
-    },
-    credit: ok ? creditOf(layer) : null,
-  };
-}
 
 export const developmentApplicationsNearby = defineRoute({
   method: 'get',
@@ -145,7 +110,11 @@ export const developmentApplicationsNearby = defineRoute({
       ),
     );
     const property = q.pfi !== undefined ? { property: { parcel_pfi: q.pfi, state, location: point } } : {};
-    return listBody(near, near.applications, { query, ...property, radius_m: near.radius_m });
+    return applicationListBody('development applications', near, near.applications, {
+      query,
+      ...property,
+      radius_m: near.radius_m,
+    });
   },
 });
 
@@ -171,7 +140,7 @@ export const developmentApplicationsOfParcel = defineRoute({
       ),
     );
     if (!property) throw unknownParcel(q.pfi, q.state);
-    return listBody(property.layer, property.layer.data ?? [], {
+    return applicationListBody('development applications', property.layer, property.layer.data ?? [], {
       query: { pfi: q.pfi, state: q.state },
       parcel_pfi: property.parcel_pfi,
     });
@@ -246,7 +215,11 @@ export const dossierDevelopmentApplications = defineRoute({
       ));
     }
     const layer = property!.layer;
-    return listBody(layer, layer.data ?? [], { query, parcel_pfi: property!.parcel_pfi, state: property!.state });
+    return applicationListBody('development applications', layer, layer.data ?? [], {
+      query,
+      parcel_pfi: property!.parcel_pfi,
+      state: property!.state,
+    });
   },
 });
 
@@ -280,7 +253,7 @@ export const developmentApplicationsOfLga = defineRoute({
       ),
     );
     const query = { lga_code: q.lga_code, ...(q.state ? { state: q.state } : {}), limit: q.limit ?? DEFAULT_DA_PAGE };
-    return listBody(page, page.applications, {
+    return applicationListBody('development applications', page, page.applications, {
       query,
       total: page.total,
       offset: page.offset,
@@ -329,7 +302,7 @@ export const developmentApplicationStatistics = defineRoute({
         scope,
       ),
     );
-    refuseFailed(stats);
+    refuseFailedSource(stats, 'development applications');
     const { status, source, attribution, license, message, freshness: _freshness, ...figures } = stats;
     const ok = status === 'ok';
     const query = q.lga_code !== undefined ? { lga_code: q.lga_code } : { suburb: q.suburb, state: q.state };

@@ -25,6 +25,10 @@ export function refinePointOrParcel(
   }
 }
 
+/** The 404 for a parcel the cadastre does not hold. */
+export const unknownParcel = (pfi: string, state: string): AppError =>
+  new AppError('NOT_FOUND', `No parcel with PFI ${pfi} in ${state}.`, 'Check the identifier, or ask by lat and lng.');
+
 type ParcelAnswer = {
   property: { parcel_pfi: string | null; state: string; location: { lat: number; lng: number } | null } | null;
 };

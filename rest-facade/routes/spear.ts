@@ -1,15 +1,13 @@
 import { z } from 'zod';
-import { AppError } from '../../core/errors.ts';
 import { detectState } from '../../core/geo.ts';
 import { DEFAULT_SPEAR_RADIUS_M, MAX_SPEAR_RADIUS_M } from '../../core/limits.ts';
 import { assertBBox, assertPoint } from '../../core/validate.ts';
 import { unwrap } from '../graph-result.ts';
 import { bboxParam, numeric, stateParam, textParam } from '../params.ts';
-import type { RouteResponse } from '../route.ts';
 import { defineRoute } from '../route.ts';
-import { parcelPoint } from './parcel-point.ts';
+import { applicationListBody } from './application-list.ts';
+import { parcelPoint, unknownParcel } from './parcel-point.ts';
 import type { LayerFields } from './cadastre.ts';
-import { creditOf } from './cadastre.ts';
 import { SPEAR_FIELDS, SPEAR_LAYER_FIELDS } from './spear-shape.ts';
 
 /**
@@ -32,41 +30,6 @@ const radiusParam = numeric('radius_m')
   )
   .optional()
   .meta({ description: `Metres around the point, up to ${MAX_SPEAR_RADIUS_M}; default ${DEFAULT_SPEAR_RADIUS_M}.` });
-
-/** A failing source is a 502 (docs/decisions.md "Hardening (P5)"). */
-function refuseFailed(layer: LayerFields): void {
-  if (layer.status === 'error') {
-    throw new AppError(
-      'UPSTREAM_UNAVAILABLE',
-      'The SPEAR source failed for this request.',
-      layer.message ?? 'Retry shortly.',
-    );
-  }
-}
-
-const unknownParcel = (pfi: string, state: string) =>
-  new AppError('NOT_FOUND', `No parcel with PFI ${pfi} in ${state}.`, 'Check the identifier, or ask by lat and lng.');
-
-function listBody(layer: SpearLayerFields, applications: Application[], extra: Record<string, unknown>): RouteResponse {
-  refuseFailed(layer);
-  const ok = layer.status === 'ok' && applications.length > 0;
-  return {
-    body: {
-      success: true,
-      ...extra,
-      status: layer.status,
-      source: layer.source,
-      freshness: layer.freshness,
-      count: ok ? applications.length : 0,
-      data: ok ? applications : [],
-      error: null,
-      hint: ok ? null : layer.message,
-      attribution: layer.attribution,
-      license: layer.license,
-    },
-    credit: ok ? creditOf(layer) : null,
-  };
-}
 
 export const spearNearby = defineRoute({
   method: 'get',
@@ -121,7 +84,7 @@ export const spearNearby = defineRoute({
       ),
     );
     const property = q.pfi !== undefined ? { property: { parcel_pfi: q.pfi, state, location: point } } : {};
-    return listBody(near, near.applications, { query, ...property, radius_m: radius });
+    return applicationListBody('SPEAR', near, near.applications, { query, ...property, radius_m: radius });
   },
 });
 
@@ -145,7 +108,9 @@ export const spearBBox = defineRoute({
       ),
     );
     const { west, south, east, north } = q.bbox;
-    return listBody(found, found.applications, { query: { bbox: [west, south, east, north], state: q.state } });
+    return applicationListBody('SPEAR', found, found.applications, {
+      query: { bbox: [west, south, east, north], state: q.state },
+    });
   },
 });
 
@@ -175,7 +140,7 @@ export const spearOfParcel = defineRoute({
       ),
     );
     if (!property) throw unknownParcel(q.pfi, q.state);
-    return listBody(property.layer, property.layer.data ?? [], {
+    return applicationListBody('SPEAR', property.layer, property.layer.data ?? [], {
       query: { pfi: q.pfi, state: q.state },
       parcel_pfi: property.parcel_pfi,
     });
