@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openDatabase } from '../core/db.ts';
-import { migrate } from '../core/migrate.ts';
 import { generateSandbox, planSandbox, SANDBOX_STATES, sandboxSnapshotId } from '../prisma/sandbox/generate.ts';
 import { isSandboxLoaded, isSandboxLoadedAtAnySize, sandboxSamples, seedSandbox } from '../prisma/sandbox/load.ts';
 import { layoutBlock } from '../prisma/sandbox/lots.ts';
@@ -391,11 +390,14 @@ describe('sandbox generator', () => {
   });
 });
 
-/** A fresh database: PGlite in a temp folder, or a scratch database on the DATABASE_URL server. */
-async function freshDatabase(): Promise<{ db: Database; dispose: () => Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'landgraph-sandbox-'));
+/**
+ * A sandbox database of this file's own, cloned from the tier's template (test/setup/global-setup.ts),
+ * which was migrated and seeded from empty with this seed: a PGlite copy in a temp folder, or a
+ * database made from the template on the DATABASE_URL server. The tests below change it freely.
+ */
+async function sandboxCopy(): Promise<{ db: Database; dispose: () => Promise<void> }> {
+  const template = inject('testTemplate');
   const serverUrl = process.env.DATABASE_URL;
-  let databaseUrl: string | undefined;
   const admin = async (url: string, ...statements: string[]) => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -405,12 +407,22 @@ async function freshDatabase(): Promise<{ db: Database; dispose: () => Promise<v
       await client.end();
     }
   };
-  if (serverUrl) {
-    await admin(serverUrl, `DROP DATABASE IF EXISTS ${TEST_DATABASE} WITH (FORCE)`, `CREATE DATABASE ${TEST_DATABASE}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'landgraph-sandbox-'));
+  let databaseUrl: string | undefined;
+  if (serverUrl && template.databaseName) {
+    await admin(
+      serverUrl,
+      `DROP DATABASE IF EXISTS ${TEST_DATABASE} WITH (FORCE)`,
+      `CREATE DATABASE ${TEST_DATABASE} TEMPLATE "${template.databaseName}"`,
+    );
     const url = new URL(serverUrl);
     url.pathname = `/${TEST_DATABASE}`;
     databaseUrl = url.toString();
-    await admin(databaseUrl, 'CREATE EXTENSION IF NOT EXISTS postgis');
+  } else if (template.dataDir) {
+    cpSync(template.dataDir, dataDir, { recursive: true });
+    rmSync(join(dataDir, 'ready'), { force: true });
+  } else {
+    throw new Error('the test setup provided no template database');
   }
   const db = await openDatabase({ databaseUrl, dataDir });
   return {
@@ -426,8 +438,8 @@ async function freshDatabase(): Promise<{ db: Database; dispose: () => Promise<v
 describe('sandbox loaded into PostGIS', () => {
   let db: Database;
   let dispose: () => Promise<void>;
-  let seeded: Awaited<ReturnType<typeof seedSandbox>>;
-  const progress: number[] = [];
+  // What the generator makes for this seed: the template was seeded from empty with it.
+  let seeded: { parcels: number; addresses: number; zones: number; roads: number; demTiles: number };
   const count = async (sql: string, params: unknown[] = []) => {
     const [row] = await db.query<{ n: number }>(`SELECT (${sql})::int AS n`, params);
     if (!row) throw new Error('a count returned no row');
@@ -435,9 +447,15 @@ describe('sandbox loaded into PostGIS', () => {
   };
 
   beforeAll(async () => {
-    ({ db, dispose } = await freshDatabase());
-    await migrate(db);
-    seeded = await seedSandbox(db, { seed: SEED, onProgress: (done) => progress.push(done) });
+    ({ db, dispose } = await sandboxCopy());
+    const rows = collect(SEED);
+    seeded = {
+      parcels: rows.parcel.length,
+      addresses: rows.address_detail.length,
+      zones: rows.zone.length,
+      roads: rows.road.length,
+      demTiles: rows.dem_tile.length,
+    };
   }, 120_000);
 
   afterAll(async () => {
@@ -447,7 +465,6 @@ describe('sandbox loaded into PostGIS', () => {
   it('loads every generated row and marks the load complete', async () => {
     const plan = planSandbox({ seed: SEED });
     expect(seeded.parcels).toBe(plan.parcels);
-    expect(progress[progress.length - 1]).toBe(plan.parcels);
     expect(await count('SELECT count(*) FROM cadastre.parcel WHERE dataset = $1', ['sandbox'])).toBe(plan.parcels);
     expect(await count('SELECT count(*) FROM address.address_detail')).toBe(seeded.addresses);
     expect(await count('SELECT count(*) FROM planning.zone')).toBe(seeded.zones);
@@ -810,9 +827,17 @@ describe('sandbox loaded into PostGIS', () => {
     expect(await isSandboxLoaded(db, { seed: SEED + 1 })).toBe(false);
     expect(await count(`SELECT count(*) FROM cadastre.parcel WHERE dataset = 'sandbox'`)).toBe(seeded.parcels);
 
-    const again = await seedSandbox(db, { seed: SEED });
-    expect(again.parcels).toBe(seeded.parcels);
-    expect(await count(`SELECT count(*) FROM cadastre.parcel WHERE dataset = 'sandbox'`)).toBe(seeded.parcels);
-    expect(await isSandboxLoaded(db, { seed: SEED })).toBe(true);
+    // A rerun loads whole over what is there, reporting its progress; a small sandbox keeps it quick.
+    const small = planSandbox({ seed: SEED, parcels: 600 });
+    expect(small.parcels).toBeLessThan(seeded.parcels);
+    const progress: number[] = [];
+    const again = await seedSandbox(db, { seed: SEED, parcels: 600, onProgress: (done) => progress.push(done) });
+    expect(again.parcels).toBe(small.parcels);
+    expect(progress[0]).toBe(0);
+    expect(progress[progress.length - 1]).toBe(small.parcels);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(await count(`SELECT count(*) FROM cadastre.parcel WHERE dataset = 'sandbox'`)).toBe(small.parcels);
+    expect(await isSandboxLoaded(db, { seed: SEED, parcels: 600 })).toBe(true);
+    expect(await isSandboxLoaded(db, { seed: SEED })).toBe(false);
   });
 });

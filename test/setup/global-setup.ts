@@ -22,6 +22,12 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Where this tier's test database is: a PostgreSQL URL, or an embedded PGlite data folder. */
     testDatabase: { databaseUrl?: string; dataDir: string };
+    /**
+     * The migrated and seeded template the tier's database was cloned from: a database name on
+     * the PostgreSQL server of DATABASE_URL, or a PGlite data folder. A test that needs a
+     * sandbox database of its own clones it rather than seeding again.
+     */
+    testTemplate: { databaseName?: string; dataDir?: string };
   }
 }
 
@@ -61,7 +67,11 @@ function databaseUrl(base: string, name: string): string {
 }
 
 /** On PostgreSQL: a template database migrated and seeded once, cloned for each tier. */
-async function preparePostgres(baseUrl: string, tier: string, seed: number): Promise<string> {
+async function preparePostgres(
+  baseUrl: string,
+  tier: string,
+  seed: number,
+): Promise<{ url: string; template: string }> {
   const version = fingerprint(seed);
   const template = `landgraph_tpl_${version}`;
   const exists = await withAdmin(
@@ -88,7 +98,7 @@ async function preparePostgres(baseUrl: string, tier: string, seed: number): Pro
     await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   });
-  return databaseUrl(baseUrl, name);
+  return { url: databaseUrl(baseUrl, name), template };
 }
 
 /** A half-built template older than this belongs to a run that died; younger ones may still be building. */
@@ -110,7 +120,7 @@ function removeStaleTemplates(current: string): void {
  * run builds in a folder of its own and renames it into place when it is ready, so two runs side
  * by side never delete or read each other's half-built template.
  */
-async function preparePglite(tier: string, seed: number): Promise<string> {
+async function preparePglite(tier: string, seed: number): Promise<{ copy: string; template: string }> {
   const name = `template-${fingerprint(seed)}`;
   const template = join(CACHE_DIR, name);
   mkdirSync(CACHE_DIR, { recursive: true });
@@ -141,7 +151,7 @@ async function preparePglite(tier: string, seed: number): Promise<string> {
   rmSync(copy, { recursive: true, force: true });
   cpSync(template, copy, { recursive: true });
   rmSync(join(copy, 'ready'), { force: true });
-  return copy;
+  return { copy, template };
 }
 
 /**
@@ -154,9 +164,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const tier = project.name;
   const baseUrl = config.databaseUrl;
   if (baseUrl) {
-    const url = await preparePostgres(baseUrl, tier, config.sandboxSeed);
+    const { url, template } = await preparePostgres(baseUrl, tier, config.sandboxSeed);
     const dataDir = join(CACHE_DIR, `run-${tier}-${process.pid}`);
     project.provide('testDatabase', { databaseUrl: url, dataDir });
+    project.provide('testTemplate', { databaseName: template });
     return async () => {
       rmSync(dataDir, { recursive: true, force: true });
       await withAdmin(baseUrl, (c) =>
@@ -164,7 +175,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       );
     };
   }
-  const dataDir = await preparePglite(tier, config.sandboxSeed);
+  const { copy: dataDir, template } = await preparePglite(tier, config.sandboxSeed);
   project.provide('testDatabase', { dataDir });
+  project.provide('testTemplate', { dataDir: template });
   return async () => rmSync(dataDir, { recursive: true, force: true });
 }
