@@ -13,6 +13,7 @@ import { Rng } from '../prisma/sandbox/random.ts';
 import type { SandboxTable, SandboxTables } from '../prisma/sandbox/rows.ts';
 import { emptyTables } from '../prisma/sandbox/batcher.ts';
 import { DEM_CELL_LAT, DEM_CELL_LNG } from '../prisma/sandbox/terrain.ts';
+import { cloneTemplate } from './setup/global-setup.ts';
 import { AUTHORITY_ROWS, STREET_SUFFIXES, STREET_TYPES } from '../subgraphs/address/matching/vocabulary.ts';
 
 const SEED = 20261122;
@@ -51,7 +52,7 @@ describe('sandbox generator', () => {
     rows = collect(SEED);
   });
 
-  it('produces byte-identical rows for the same seed and different rows for another', () => {
+  it('produces byte-identical rows for the same seed and different rows for another', { timeout: 120_000 }, () => {
     const first = digest(SEED);
     expect(digest(SEED)).toBe(first);
     expect(digest(SEED + 1)).not.toBe(first);
@@ -410,14 +411,7 @@ async function sandboxCopy(): Promise<{ db: Database; dispose: () => Promise<voi
   const dataDir = mkdtempSync(join(tmpdir(), 'landgraph-sandbox-'));
   let databaseUrl: string | undefined;
   if (serverUrl && template.databaseName) {
-    await admin(
-      serverUrl,
-      `DROP DATABASE IF EXISTS ${TEST_DATABASE} WITH (FORCE)`,
-      `CREATE DATABASE ${TEST_DATABASE} TEMPLATE "${template.databaseName}"`,
-    );
-    const url = new URL(serverUrl);
-    url.pathname = `/${TEST_DATABASE}`;
-    databaseUrl = url.toString();
+    databaseUrl = await cloneTemplate(serverUrl, template.databaseName, TEST_DATABASE);
   } else if (template.dataDir) {
     cpSync(template.dataDir, dataDir, { recursive: true });
     rmSync(join(dataDir, 'ready'), { force: true });

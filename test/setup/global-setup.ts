@@ -66,39 +66,70 @@ function databaseUrl(base: string, name: string): string {
   return url.toString();
 }
 
-/** On PostgreSQL: a template database migrated and seeded once, cloned for each tier. */
-async function preparePostgres(
-  baseUrl: string,
-  tier: string,
-  seed: number,
-): Promise<{ url: string; template: string }> {
-  const version = fingerprint(seed);
-  const template = `landgraph_tpl_${version}`;
-  const exists = await withAdmin(
-    baseUrl,
-    async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount === 1,
-  );
-  if (!exists) {
-    await withAdmin(baseUrl, async (c) => {
-      const stale = await c.query<{ datname: string }>(
-        "SELECT datname FROM pg_database WHERE datname LIKE 'landgraph_tpl_%'",
-      );
-      for (const row of stale.rows) await c.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-      await c.query(`CREATE DATABASE "${template}"`);
-    });
-    const db = await openDatabase({ databaseUrl: databaseUrl(baseUrl, template), dataDir: CACHE_DIR });
+/** Held while a PostgreSQL template is checked and built, so side-by-side runs build it once. */
+const TEMPLATE_LOCK = 727_301;
+
+/**
+ * On PostgreSQL: a template database migrated and seeded once, cloned for each tier. It is built
+ * under another name and renamed when ready, so a run that dies part-way leaves no template that
+ * looks finished; the advisory lock makes a second run wait for the first one's build.
+ */
+export async function ensurePostgresTemplate(baseUrl: string, seed: number): Promise<string> {
+  const template = `landgraph_tpl_${fingerprint(seed)}`;
+  await withTemplateLock(baseUrl, async (lock) => {
+    const found = await lock.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+    if (found.rowCount === 1) return;
+    const stale = await lock.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'landgraph\\_tpl\\_%'",
+    );
+    for (const row of stale.rows) await lock.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+    const building = `${template}_building`;
+    await lock.query(`CREATE DATABASE "${building}"`);
+    const db = await openDatabase({ databaseUrl: databaseUrl(baseUrl, building), dataDir: CACHE_DIR });
     try {
       await prepareDatabase(db, { sandboxSeed: seed });
     } finally {
       await db.close();
     }
-  }
-  const name = `landgraph_test_${tier}_${process.pid}`;
-  await withAdmin(baseUrl, async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    await lock.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`);
   });
-  return { url: databaseUrl(baseUrl, name), template };
+  return template;
+}
+
+/**
+ * Makes database `name` afresh as a copy of `template`. PostgreSQL refuses to copy a template
+ * another session is copying at the same moment, so copies take the template lock too.
+ */
+export async function cloneTemplate(baseUrl: string, template: string, name: string): Promise<string> {
+  await withTemplateLock(baseUrl, async (lock) => {
+    await lock.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await lock.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  });
+  return databaseUrl(baseUrl, name);
+}
+
+async function withTemplateLock(baseUrl: string, work: (lock: pg.Client) => Promise<void>): Promise<void> {
+  const lock = new pg.Client({ connectionString: baseUrl });
+  // a dropped connection rejects the query in flight; without a listener it would crash the run
+  lock.on('error', () => {});
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+    await work(lock);
+  } finally {
+    // closing the session releases the lock
+    await lock.end();
+  }
+}
+
+async function preparePostgres(
+  baseUrl: string,
+  tier: string,
+  seed: number,
+): Promise<{ url: string; template: string }> {
+  const template = await ensurePostgresTemplate(baseUrl, seed);
+  const url = await cloneTemplate(baseUrl, template, `landgraph_test_${tier}_${process.pid}`);
+  return { url, template };
 }
 
 /** A half-built template older than this belongs to a run that died; younger ones may still be building. */
@@ -120,13 +151,13 @@ function removeStaleTemplates(current: string): void {
  * run builds in a folder of its own and renames it into place when it is ready, so two runs side
  * by side never delete or read each other's half-built template.
  */
-async function preparePglite(tier: string, seed: number): Promise<{ copy: string; template: string }> {
+export async function ensurePgliteTemplate(seed: number): Promise<string> {
   const name = `template-${fingerprint(seed)}`;
   const template = join(CACHE_DIR, name);
   mkdirSync(CACHE_DIR, { recursive: true });
   if (!existsSync(join(template, 'ready'))) {
     removeStaleTemplates(name);
-    const building = join(CACHE_DIR, `${name}.${process.pid}.${tier}.building`);
+    const building = join(CACHE_DIR, `${name}.${process.pid}.building`);
     rmSync(building, { recursive: true, force: true });
     mkdirSync(building, { recursive: true });
     const db = await openDatabase({ databaseUrl: undefined, dataDir: building });
@@ -147,6 +178,11 @@ async function preparePglite(tier: string, seed: number): Promise<{ copy: string
       rmSync(building, { recursive: true, force: true });
     }
   }
+  return template;
+}
+
+async function preparePglite(tier: string, seed: number): Promise<{ copy: string; template: string }> {
+  const template = await ensurePgliteTemplate(seed);
   const copy = join(CACHE_DIR, `run-${tier}-${process.pid}`);
   rmSync(copy, { recursive: true, force: true });
   cpSync(template, copy, { recursive: true });
