@@ -559,12 +559,14 @@ export async function loadBoundaries(db: Database, run: PreparedBoundaryIngest):
     for await (const feature of input.features()) {
       read += 1;
       const props = lowerKeys(feature.properties);
-      const rawCode = props.get(run.codeField.toLowerCase());
-      const code = areaCode(geography, String(rawCode ?? ''));
+      const value = props.get(run.codeField.toLowerCase());
+      // codes are text in the ABS files; a numeric field (a re-saved file) reads the same
+      const rawCode = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+      const code = areaCode(geography, rawCode);
       const note = (reason: string) =>
-        refused.push({ file: input.name, feature: feature.index, key: code ?? String(rawCode ?? ''), reason });
+        refused.push({ file: input.name, feature: feature.index, key: code ?? rawCode, reason });
       if (!code) {
-        note(`${run.codeField} "${String(rawCode ?? '')}" is not a ${geography} code`);
+        note(`${run.codeField} "${rawCode}" is not a ${geography} code`);
         continue;
       }
       const rawName = run.nameField ? props.get(run.nameField.toLowerCase()) : null;
