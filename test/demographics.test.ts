@@ -133,7 +133,11 @@ describe('Census 2021 demographics: graph, routes and the property graph', () =>
     const withScope = await get('/v1/property/graph', point(f.qldParcel));
     expect(withScope.status).toBe(200);
     expect(withScope.body.layers.demographics).toMatchObject({ status: 'ok', data: { census_year: 2021 } });
-    expect(withScope.body.layers.demographics.data.sal.state).toBe('QLD');
+    // the graph carries the headline figures; the ABS state digit 3 opens a Queensland code
+    const { sal } = withScope.body.layers.demographics.data as { sal: Record<string, unknown> };
+    expect(String(sal.code)[0]).toBe('3');
+    expect(sal).toMatchObject({ geography: 'SAL', population: expect.any(Number), median_age: expect.any(Number) });
+    expect(sal.tenure).toEqual({ owner_occupied_pct: expect.any(Number), rented_pct: expect.any(Number) });
     expect(withScope.body.attribution).toContain(withScope.body.layers.demographics.attribution);
     const without = await get('/v1/property/graph', point(f.qldParcel), graphOnlyKey);
     expect(without.status).toBe(200);

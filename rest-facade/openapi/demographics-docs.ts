@@ -74,10 +74,21 @@ export const DEMOGRAPHICS_SCHEMAS: Record<string, SchemaObject> = {
       ),
       tables: { type: 'array', items: { type: 'string' }, description: 'The DataPack tables read.' },
     },
-    required: ['geography', 'code', 'name', 'state', 'population', 'median_age', 'tables'],
+    required: ['geography', 'code', 'name', 'population', 'median_age'],
   },
   DemographicsData: {
     type: 'object',
+    properties: {
+      census_year: { const: 2021 },
+      sa1: { anyOf: [schemaRef('DemographicProfile'), { type: 'null' }] },
+      sal: { anyOf: [schemaRef('DemographicProfile'), { type: 'null' }] },
+    },
+    required: ['census_year', 'sa1', 'sal'],
+  },
+  DemographicsSummary: {
+    type: 'object',
+    description:
+      "The property graph's demographics: the headline figures of the SA1 and the SAL; GET /api/locality/demographics has them all.",
     properties: {
       census_year: { const: 2021 },
       sa1: { anyOf: [schemaRef('DemographicProfile'), { type: 'null' }] },

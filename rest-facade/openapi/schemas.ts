@@ -77,7 +77,7 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   hazards: schemaRef('Hazards'),
   development_applications: { type: 'array', items: schemaRef('DevelopmentApplication') },
   spear_applications: { type: 'array', items: schemaRef('SpearApplication') },
-  demographics: schemaRef('DemographicsData'),
+  demographics: schemaRef('DemographicsSummary'),
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {

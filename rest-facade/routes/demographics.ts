@@ -17,8 +17,20 @@ export const PROFILE_FIELDS = `geography code name state area_km2 population mal
   tenure { owned_outright owned_with_mortgage rented other not_stated total owner_occupied_pct rented_pct }
   dwellings { separate_house semi_detached flat_apartment other not_stated occupied unoccupied total } tables`;
 
-/** The demographics layer's selection: the property graph and GET /api/locality/demographics read the same fields. */
+/** The demographics layer's selection for GET /api/locality/demographics: every figure of both areas. */
 export const DEMOGRAPHICS_FIELDS = `${LAYER_FIELDS} freshness data { census_year sa1 { ${PROFILE_FIELDS} } sal { ${PROFILE_FIELDS} } }`;
+
+/**
+ * The headline figures of one area, as the property graph carries them: the whole profile of
+ * both areas would take a fifth of an operation's field budget (core/operation-limits.ts), and
+ * GET /api/locality/demographics serves it in full.
+ */
+const PROFILE_SUMMARY_FIELDS = `geography code name population median_age median_household_income_weekly
+  median_rent_weekly median_mortgage_monthly average_household_size tenure { owner_occupied_pct rented_pct }`;
+
+/** The demographics layer's selection in /v1/property/graph. */
+export const DEMOGRAPHICS_SUMMARY_FIELDS = `${LAYER_FIELDS} freshness data { census_year
+  sa1 { ${PROFILE_SUMMARY_FIELDS} } sal { ${PROFILE_SUMMARY_FIELDS} } }`;
 
 type DemographicsLayerFields = LayerFields & { freshness: string | null; data: Record<string, unknown> | null };
 
