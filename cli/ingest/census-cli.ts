@@ -45,7 +45,7 @@ export const CENSUS_BOUNDARIES_USAGE = `Usage: landgraph ingest census-boundarie
                       by SA2_NAME21 where present), and AREASQKM21. Areas without geometry are listed and left out.
   --attribution TEXT  the credit answers carry, with --license (default: the ABS's, CC BY 4.0)
   --license TEXT      the licence of that credit
-  --dataset NAME      the dataset to load into (default: live; the sandbox is refused)
+  --dataset NAME      the dataset to load into (default: live, which only live keys read; the sandbox is refused)
   --snapshot ID       names the load in its credit (default: the file's name and date)
 `;
 
