@@ -92,6 +92,9 @@ describe('Census 2021 demographics: graph, routes and the property graph', () =>
     // Adelaide: the sandbox loads no South Australian figures
     const sa = await get('/api/locality/demographics', { lat: '-34.93', lng: '138.6' });
     expect(sa.body).toMatchObject({ status: 'not_covered', data: null, attribution: null });
+    // a Victorian point asked about as NSW: NSW's areas do not hold it
+    const wrongState = await get('/api/locality/demographics', { ...point(f.vicParcel), state: 'NSW' });
+    expect(wrongState.body).toMatchObject({ status: 'no_data', data: null });
   });
 
   it('refuses bad input naming the parameter, and an unknown parcel with 404', async () => {

@@ -21,7 +21,7 @@ export type SuburbDemographicsLayerModel = LayerResult<ProfileModel[]> & { fresh
 /** The layer name of the Census figures in public.dataset_source (credit, snapshot, freshness). */
 export const DEMOGRAPHICS_LAYER = 'demographics';
 
-type PointKey = { lat: number; lng: number };
+type PointKey = { state: string; lat: number; lng: number };
 
 /** The demographics subgraph's data source for one request: every point's areas in one statement. */
 export class DemographicsData {
@@ -36,6 +36,7 @@ export class DemographicsData {
         const rows = await deps.db.sql<AtPointRow>(
           AREAS_AT_POINTS(
             scope.dataset,
+            keys.map((k) => k.state),
             keys.map((k) => k.lng),
             keys.map((k) => k.lat),
           ),
@@ -43,7 +44,7 @@ export class DemographicsData {
         const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
         return keys.map((_k, i) => byIndex.get(i) ?? { sa1: null, sal: null });
       },
-      { cacheKeyFn: (k) => `${k.lng},${k.lat}` },
+      { cacheKeyFn: (k) => `${k.state}:${k.lng},${k.lat}` },
     );
   }
 

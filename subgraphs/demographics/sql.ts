@@ -41,23 +41,24 @@ const PROFILE_JSON = `json_build_object(
 export type AtPointRow = { i: number; sa1: ProfileRow | null; sal: ProfileRow | null };
 
 /**
- * The SA1 and SAL of every point of a batch, in one statement through the boundary GiST index.
- * A boundary without a profile row still answers (its figures null): the area is known, the
- * load held no figures for it.
+ * The SA1 and SAL of every point of a batch, in one statement through the boundary GiST index,
+ * among the areas of the state asked about (as every point layer, a point is read in the state
+ * named). A boundary without a profile row still answers (its figures null): the area is known,
+ * the load held no figures for it.
  */
-export const AREAS_AT_POINTS = (dataset: string, lngs: number[], lats: number[]) => Prisma.sql`
+export const AREAS_AT_POINTS = (dataset: string, states: string[], lngs: number[], lats: number[]) => Prisma.sql`
   WITH k AS (
-    SELECT (i - 1)::int AS i, ST_SetSRID(ST_MakePoint(lng, lat), 4326) AS geom
-    FROM unnest(${lngs}::float8[], ${lats}::float8[]) WITH ORDINALITY AS u(lng, lat, i)
+    SELECT (i - 1)::int AS i, state, ST_SetSRID(ST_MakePoint(lng, lat), 4326) AS geom
+    FROM unnest(${states}::text[], ${lngs}::float8[], ${lats}::float8[]) WITH ORDINALITY AS u(state, lng, lat, i)
   )
   SELECT k.i,
     (SELECT ${Prisma.raw(PROFILE_JSON)} FROM census.boundary b
        LEFT JOIN census.profile p ON p.dataset = b.dataset AND p.geography = b.geography AND p.code = b.code
-     WHERE b.dataset = ${dataset} AND b.geography = 'SA1' AND ST_Intersects(b.geom, k.geom)
+     WHERE b.dataset = ${dataset} AND b.geography = 'SA1' AND b.state = k.state AND ST_Intersects(b.geom, k.geom)
      ORDER BY b.code LIMIT 1) AS sa1,
     (SELECT ${Prisma.raw(PROFILE_JSON)} FROM census.boundary b
        LEFT JOIN census.profile p ON p.dataset = b.dataset AND p.geography = b.geography AND p.code = b.code
-     WHERE b.dataset = ${dataset} AND b.geography = 'SAL' AND ST_Intersects(b.geom, k.geom)
+     WHERE b.dataset = ${dataset} AND b.geography = 'SAL' AND b.state = k.state AND ST_Intersects(b.geom, k.geom)
      ORDER BY b.code LIMIT 1) AS sal
   FROM k`;
 

@@ -34,9 +34,9 @@ export function demographicsLayer(
     const provenance = await ctx.demographics.provenance(state);
     if (!provenance) return layerEmpty('not_covered', uncovered(state));
     if (!point) return layerEmpty('skipped', 'The property has no point to look its Census areas up at.', provenance);
-    const { sa1, sal } = await ctx.demographics.atPoint.load(point);
+    const { sa1, sal } = await ctx.demographics.atPoint.load({ state, ...point });
     if (!sa1 && !sal) {
-      return layerEmpty('no_data', 'No Census 2021 SA1 or suburb boundary holds this point.', provenance);
+      return layerEmpty('no_data', `No ${state} Census 2021 SA1 or suburb boundary holds this point.`, provenance);
     }
     return layerOk(
       { census_year: CENSUS_YEAR, sa1: sa1 ? toProfile(sa1) : null, sal: sal ? toProfile(sal) : null },
