@@ -23,6 +23,12 @@ import {
 } from './ingest/land-cli.ts';
 import { PLANNING_USAGE, runIngestPlanningCommand } from './ingest/planning-cli.ts';
 import { SOIL_USAGE, runIngestSoilCommand } from './ingest/soil-cli.ts';
+import {
+  CENSUS_BOUNDARIES_USAGE,
+  CENSUS_USAGE,
+  runIngestCensusBoundariesCommand,
+  runIngestCensusCommand,
+} from './ingest/census-cli.ts';
 import { KEYS_USAGE, runKeysCommand } from './keys.ts';
 import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
 import type { RunningServer } from './serve.ts';
@@ -56,6 +62,10 @@ const USAGE = `Usage: landgraph <command>
                             upsert development applications (PlanningAlerts or NSW Planning Portal JSON)
   ingest spear <file> [--dataset live] [--snapshot ID]
                             upsert Victorian SPEAR applications (a SPEAR public-search style JSON export)
+  ingest census --datapack <dir> [--geography SAL|SA1] [--dataset live] [--snapshot ID]
+                            load ABS Census 2021 General Community Profile figures (DataPack CSVs G01, G02, ...)
+  ingest census-boundaries --geography SAL|SA1 --file <file> [--dataset live] [--snapshot ID]
+                            load the ABS 2021 SAL or SA1 boundaries the Census figures refer to
   land-supply rollup [--week YYYY-MM-DD] [--dataset live]
                             roll up a week of land supply per estate, suburb and state (idempotent)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
@@ -114,6 +124,8 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest easements', EASEMENTS_USAGE],
   ['ingest development-applications', DEVELOPMENT_USAGE],
   ['ingest spear', SPEAR_USAGE],
+  ['ingest census', CENSUS_USAGE],
+  ['ingest census-boundaries', CENSUS_BOUNDARIES_USAGE],
   ['land-supply', LAND_SUPPLY_USAGE],
   ['land-supply rollup', LAND_SUPPLY_USAGE],
   ['mirror', MIRROR_USAGE],
@@ -249,6 +261,8 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'easements') return await runIngestEasementsCommand(rest);
         if (sub === 'development-applications') return await runIngestDevelopmentCommand(rest);
         if (sub === 'spear') return await runIngestSpearCommand(rest);
+        if (sub === 'census') return await runIngestCensusCommand(rest);
+        if (sub === 'census-boundaries') return await runIngestCensusBoundariesCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

@@ -94,6 +94,8 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'spear.read',
   // the land-supply nearby lookups take pfi + state in place of lat/lng
   'land-supply.read',
+  // the demographics of a point take pfi + state in place of lat/lng (spec 2.1.2)
+  'locality.read',
 ];
 
 /**
@@ -151,6 +153,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'risk.summary.read',
     // ugb.read opens only Property.ugb; envelope.read is not here: by address it is its own product
     'ugb.read',
+    // GET /api/locality/demographics takes a gnaf_pid; locality.read opens only Property.demographics there
+    'locality.read',
   ],
   'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
   'Query.suggestAddresses': ['locality.read'],
@@ -230,6 +234,10 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.landSupplyState': ['land-supply.read'],
   'Query.landSupplyStates': ['land-supply.read'],
   'Query.landSupplyLotTile': ['land-supply.read'],
+  // Census 2021 demographics: the Locality group's demographic context (spec 4.11)
+  'Property.demographics': ['locality.read'],
+  'Query.demographicsAt': ['locality.read'],
+  'Query.suburbDemographics': ['locality.read'],
 };
 
 /**
@@ -251,6 +259,15 @@ export const OPEN_FIELDS: readonly string[] = [
  */
 export const SCOPED_BY_PARENT: readonly string[] = [
   'Address',
+  'AgeBand',
+  'DemographicProfile',
+  'Demographics',
+  'DemographicsLayer',
+  'DwellingStructure',
+  'FamilyComposition',
+  'HouseholdComposition',
+  'SuburbDemographicsLayer',
+  'Tenure',
   'AddressLayer',
   'AddressList',
   'AddressMatch',

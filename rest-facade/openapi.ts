@@ -30,7 +30,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Siting: 'Envelope fit, footprint clash and breach checks, async DEM earthworks (spec 4.11).',
   Locality: 'Schools, childcare, supermarkets, transport stops and amenity proximity (scope locality.read).',
   'Suburb Trends': 'Quarterly median prices by suburb (scope locality.suburb).',
-  Demographics: 'Demographic context of a suburb (scope locality.read).',
+  Demographics:
+    'Census 2021 demographic context of a place (its SA1 and suburb) and of a suburb by name (scope locality.read).',
   'Property Sales': 'Property sales records (scope dossier.read).',
   'Development Applications': 'Development-application lookups, statistics and the change feed (spec 4.6).',
   SPEAR: 'Victorian planning applications touching a lot, by point, bbox or PFI (scope spear.read).',

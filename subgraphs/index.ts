@@ -1,6 +1,7 @@
 import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
+import { buildDemographicsSubgraph } from './demographics/server.ts';
 import { buildDevelopmentSubgraph } from './development/server.ts';
 import { buildHazardsSubgraph } from './hazards/server.ts';
 import { buildLandSubgraph } from './land/server.ts';
@@ -23,6 +24,7 @@ export const SUBGRAPHS = {
   hazards: buildHazardsSubgraph,
   development: buildDevelopmentSubgraph,
   supply: buildSupplySubgraph,
+  demographics: buildDemographicsSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

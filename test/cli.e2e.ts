@@ -211,6 +211,8 @@ describe('--help', () => {
         'ingest hazards',
         'ingest development-applications',
         'ingest spear',
+        'ingest census',
+        'ingest census-boundaries',
       ]),
     );
     expect(names).toEqual(expect.arrayContaining(['mirror export-cadastre', 'keys create', 'migrate', 'compose']));
@@ -246,6 +248,8 @@ describe('--help', () => {
       'easements',
       'development-applications',
       'spear',
+      'census',
+      'census-boundaries',
     ]) {
       const { stdout } = await runMain(['ingest', sub, '--help']);
       expect(stdout, sub).toMatch(/default: live/);

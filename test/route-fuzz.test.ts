@@ -85,6 +85,7 @@ function baseline(route: RouteDefinition, names: Set<string>): Record<string, st
   if (route.path.endsWith('autocomplete')) out.q = vicParcel.address.slice(0, 8);
   if (names.has('address')) out.address = vicParcel.address;
   if (route.path === '/api/contours/vector') out.state = smallWindow.state;
+  if (names.has('suburb')) Object.assign(out, { state: 'VIC', suburb: 'Huntly' });
   return out;
 }
 

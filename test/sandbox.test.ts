@@ -472,11 +472,11 @@ describe('sandbox loaded into PostGIS', () => {
 
   it('reloads a sandbox an older generator wrote, whatever its size', async () => {
     const current = sandboxSnapshotId({ seed: SEED });
-    expect(current).toBe(`sandbox-v9-${SEED}-15000`);
+    expect(current).toBe(`sandbox-v10-${SEED}-15000`);
     try {
       // v1 (no version in the id), v2 (no roads, UGB, climate zones or terrain), v3 (no soil or land layers), v4 and
-      // v5 (no hazards), v6 (no development applications), v7 (no SPEAR or land supply) and v8 (one of the two)
-      // all reload
+      // v5 (no hazards), v6 (no development applications), v7 (no SPEAR or land supply), v8 (one of the two) and
+      // v9 (no Census demographics) all reload
       for (const older of [
         `sandbox-${SEED}-15000`,
         `sandbox-v2-${SEED}-15000`,
@@ -487,6 +487,7 @@ describe('sandbox loaded into PostGIS', () => {
         `sandbox-v6-${SEED}-15000`,
         `sandbox-v7-${SEED}-15000`,
         `sandbox-v8-${SEED}-15000`,
+        `sandbox-v9-${SEED}-15000`,
       ]) {
         await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [older]);
         expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(false);
@@ -750,6 +751,9 @@ describe('sandbox loaded into PostGIS', () => {
       'climate:NSW',
       'climate:QLD',
       'climate:VIC',
+      'demographics:NSW',
+      'demographics:QLD',
+      'demographics:VIC',
       'development-applications:NSW',
       'development-applications:QLD',
       'development-applications:VIC',
@@ -784,7 +788,7 @@ describe('sandbox loaded into PostGIS', () => {
       // building footprints are OpenStreetMap's (ODbL), supplemented by the state's CC BY layer (spec 2.2)
       expect(s.license).toBe(s.layer === 'buildings' ? 'ODbL' : 'CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
-      expect(s.snapshot_id).toBe(`sandbox-v9-${SEED}-15000`);
+      expect(s.snapshot_id).toBe(`sandbox-v10-${SEED}-15000`);
     }
     const credit = (layer: string, state: string) =>
       sources.find((s) => s.layer === layer && s.state === state)?.attribution ?? '';
@@ -794,6 +798,7 @@ describe('sandbox loaded into PostGIS', () => {
     expect(credit('terrain', 'VIC')).toContain('modelled on Vicmap Elevation');
     expect(credit('terrain', 'NSW')).toContain('modelled on NSW Elevation DEM');
     expect(credit('soil', 'NSW')).toContain('modelled on CSIRO Soil and Landscape Grid of Australia');
+    expect(credit('demographics', 'QLD')).toContain('modelled on the ABS General Community Profile DataPacks');
   });
 
   it('keeps the previous sandbox intact when a reload fails part-way', { timeout: 60_000 }, async () => {

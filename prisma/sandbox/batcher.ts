@@ -38,6 +38,8 @@ export function emptyTables(): Buffers {
     supply_estate: [],
     supply_lot: [],
     supply_lot_snapshot: [],
+    census_boundary: [],
+    census_profile: [],
     dataset_source: [],
   };
 }
@@ -72,6 +74,8 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   supply_estate: (rows) => ({ table: 'supply_estate', rows }),
   supply_lot: (rows) => ({ table: 'supply_lot', rows }),
   supply_lot_snapshot: (rows) => ({ table: 'supply_lot_snapshot', rows }),
+  census_boundary: (rows) => ({ table: 'census_boundary', rows }),
+  census_profile: (rows) => ({ table: 'census_profile', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -105,6 +109,8 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'supply_estate',
   'supply_lot',
   'supply_lot_snapshot',
+  'census_boundary',
+  'census_profile',
   'dataset_source',
 ];
 

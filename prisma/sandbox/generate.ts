@@ -5,6 +5,7 @@
  * footprints, land values, hazards, development applications and land supply, for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
  */
 import { Batcher } from './batcher.ts';
+import { censusRows } from './census.ts';
 import { DA_MODELLED_ON } from './development.ts';
 import { SPEAR_MODELLED_ON } from './spear.ts';
 import { pushSupplyRows, SUPPLY_MODELLED_ON } from './supply.ts';
@@ -40,6 +41,7 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'development-applications',
   'spear',
   'land-supply',
+  'demographics',
 ];
 
 export interface SandboxOptions {
@@ -72,10 +74,10 @@ export function sandboxParcels(options: SandboxOptions): number {
  * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil, easements,
  * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
  * v6: no development applications; v7: no SPEAR applications or land supply; v8: SPEAR applications or land supply,
- * the name each branch gave its half)
+ * the name each branch gave its half; v9: no Census demographics)
  * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v9';
+export const SANDBOX_VERSION = 'v10';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -173,6 +175,14 @@ const SOURCES: Record<
   // SPEAR is Victoria's own system: NSW and QLD get no row, so the layer answers not_covered there
   spear: { what: 'SPEAR applications', modelledOn: SPEAR_MODELLED_ON },
   'land-supply': { what: 'land supply', modelledOn: SUPPLY_MODELLED_ON },
+  demographics: {
+    what: 'Census 2021 demographics',
+    modelledOn: {
+      VIC: 'the ABS General Community Profile DataPacks and ASGS 2021 SAL and SA1 boundaries',
+      NSW: 'the ABS General Community Profile DataPacks and ASGS 2021 SAL and SA1 boundaries',
+      QLD: 'the ABS General Community Profile DataPacks and ASGS 2021 SAL and SA1 boundaries',
+    },
+  },
 };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {
@@ -215,6 +225,13 @@ export function* generateSandbox(options: SandboxOptions, plan = planSandbox(opt
   yield* demRows(options.seed, plan.suburbs, out);
   // land supply last of the layers: its own random streams, so every earlier row is as it was
   for (const suburb of plan.suburbs) pushSupplyRows(options.seed, suburb.spec, out);
+  // Census demographics after it, on streams of their own: one SAL per suburb, numbered within its state
+  plan.suburbs.forEach((suburb, i) => {
+    const index = plan.suburbs.slice(0, i).filter((s) => s.spec.state === suburb.spec.state).length + 1;
+    const census = censusRows(options.seed, suburb.spec, suburb.grid, suburb.frame, suburb.parcels, index);
+    for (const row of census.boundaries) out.push('census_boundary', row);
+    for (const row of census.profiles) out.push('census_profile', row);
+  });
   yield* out.drain(true);
   for (const row of datasetSources(options)) out.push('dataset_source', row);
   yield* out.drain(true);

@@ -25,7 +25,8 @@ export type SourceLayer =
   | 'hazards'
   | 'development-applications'
   | 'spear'
-  | 'land-supply';
+  | 'land-supply'
+  | 'demographics';
 
 export interface StateRow {
   state_pid: string;
@@ -346,6 +347,42 @@ export interface SpearApplicationRow {
 export type TitleStatus = 'titled' | 'untitled';
 export type SalesStatus = 'available' | 'under_offer' | 'sold' | 'withdrawn';
 
+/** A Census 2021 area's boundary (migration 0013): a suburb (SAL) or an SA1 within it. */
+export interface CensusBoundaryRow {
+  geography: 'SAL' | 'SA1';
+  code: string;
+  name: string;
+  /** The name as a suburb is asked for (suffix dropped, upper-cased), as the ingest writes it. */
+  name_key: string;
+  state: SandboxState;
+  area_km2: number;
+  wkt: string;
+}
+
+/** A Census 2021 area's General Community Profile figures (migration 0013), counts and medians. */
+export interface CensusProfileRow {
+  geography: 'SAL' | 'SA1';
+  code: string;
+  state: SandboxState;
+  population: number;
+  males: number;
+  females: number;
+  age_groups: Record<string, number>;
+  median_age: number;
+  median_personal_income_weekly: number;
+  median_family_income_weekly: number;
+  median_household_income_weekly: number;
+  median_rent_weekly: number;
+  median_mortgage_monthly: number;
+  average_household_size: number;
+  average_persons_per_bedroom: number;
+  families: Record<string, number>;
+  households: Record<string, number>;
+  dwellings: Record<string, number>;
+  tenure: Record<string, number>;
+  tables: string[];
+}
+
 export interface DatasetSourceRow {
   layer: SourceLayer;
   state: SandboxState;
@@ -384,6 +421,8 @@ export interface SandboxTables {
   supply_estate: SupplyEstateRow;
   supply_lot: SupplyLotRow;
   supply_lot_snapshot: SupplySnapshotRow;
+  census_boundary: CensusBoundaryRow;
+  census_profile: CensusProfileRow;
   dataset_source: DatasetSourceRow;
 }
 

@@ -537,6 +537,61 @@ FROM unnest($2::text[], $3::text[], $4::float8[], $5::text[]) AS t(lot_id, week,
         (r) => r.sales_status,
       ),
   },
+  census_boundary: {
+    sql: `INSERT INTO census.boundary (dataset, geography, code, name, name_key, state, area_km2, geom)
+SELECT $1::text, t.geography, t.code, t.name, t.name_key, t.state, t.area_km2, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[])
+  AS t(geography, code, name, name_key, state, area_km2, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.geography,
+        (r) => r.code,
+        (r) => r.name,
+        (r) => r.name_key,
+        (r) => r.state,
+        (r) => r.area_km2,
+        (r) => r.wkt,
+      ),
+  },
+  census_profile: {
+    sql: `INSERT INTO census.profile (dataset, geography, code, state, population, males, females, age_groups,
+  median_age, median_personal_income_weekly, median_family_income_weekly, median_household_income_weekly,
+  median_rent_weekly, median_mortgage_monthly, average_household_size, average_persons_per_bedroom,
+  families, households, dwellings, tenure, tables)
+SELECT $1::text, t.geography, t.code, t.state, t.population, t.males, t.females, t.age_groups::jsonb, t.median_age,
+  t.personal, t.family, t.household, t.rent, t.mortgage, t.hh_size, t.per_bedroom, t.families::jsonb,
+  t.households::jsonb, t.dwellings::jsonb, t.tenure::jsonb, string_to_array(t.tables, ',')
+FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::text[], $9::float8[],
+  $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::float8[], $15::float8[], $16::float8[],
+  $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
+  AS t(geography, code, state, population, males, females, age_groups, median_age, personal, family, household,
+       rent, mortgage, hh_size, per_bedroom, families, households, dwellings, tenure, tables)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.geography,
+        (r) => r.code,
+        (r) => r.state,
+        (r) => r.population,
+        (r) => r.males,
+        (r) => r.females,
+        (r) => JSON.stringify(r.age_groups),
+        (r) => r.median_age,
+        (r) => r.median_personal_income_weekly,
+        (r) => r.median_family_income_weekly,
+        (r) => r.median_household_income_weekly,
+        (r) => r.median_rent_weekly,
+        (r) => r.median_mortgage_monthly,
+        (r) => r.average_household_size,
+        (r) => r.average_persons_per_bedroom,
+        (r) => JSON.stringify(r.families),
+        (r) => JSON.stringify(r.households),
+        (r) => JSON.stringify(r.dwellings),
+        (r) => JSON.stringify(r.tenure),
+        (r) => r.tables.join(','),
+      ),
+  },
   dataset_source: {
     sql: `INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id)
 SELECT $1::text, t.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t`,
@@ -597,6 +652,8 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM supply.lot_snapshot WHERE dataset = $1',
   'DELETE FROM supply.lot WHERE dataset = $1',
   'DELETE FROM supply.estate WHERE dataset = $1',
+  'DELETE FROM census.boundary WHERE dataset = $1',
+  'DELETE FROM census.profile WHERE dataset = $1',
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
@@ -614,4 +671,4 @@ export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, ad
   land.easement, land.building_footprint, land.land_value, land.coverage,
   hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage,
   development.application, development.spear_application,
-  supply.estate, supply.lot, supply.lot_snapshot, supply.weekly_rollup`;
+  supply.estate, supply.lot, supply.lot_snapshot, supply.weekly_rollup, census.boundary, census.profile`;

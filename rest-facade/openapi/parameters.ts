@@ -15,6 +15,8 @@ export const PARAMETER_NOTES: Record<string, string> = {
   state: `State or territory code, any case: one of ${STATES.join(', ')}.`,
   pfi: 'Parcel feature identifier; unique only within its state, so pass state too.',
   gnaf_pid: 'G-NAF address persistent identifier.',
+  suburb:
+    "Suburb or locality name as the ABS names it (SAL), any case; its state suffix may be left off, e.g. 'Richmond' for 'Richmond (Vic.)'.",
   q: "Free-text Australian address, e.g. '2/72 Dwyer Street, Huntly VIC 3551' (any case, commas optional).",
   postcode: 'Four-digit postcode; narrows the match (defaults to the one written in q).',
   near: "'lat,lng' inside Australia: ranks equally good candidates by distance and settles ties between streets.",

@@ -5,6 +5,7 @@ import { schemaRef } from './types.ts';
 import { PLANNING_ROUTE_DOCS } from './planning-docs.ts';
 import { PLANNING_ZONE_ROUTE_DOCS } from './planning-zones-docs.ts';
 import { SOIL_ROUTE_DOCS } from './soil-docs.ts';
+import { DEMOGRAPHICS_ROUTE_DOCS } from './demographics-docs.ts';
 import { LAND_ROUTE_DOCS } from './land-docs.ts';
 import { RISK_ROUTE_DOCS } from './risk-docs.ts';
 import { TERRAIN_ROUTE_DOCS } from './terrain-docs.ts';
@@ -227,4 +228,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...DEVELOPMENT_ROUTE_DOCS,
   ...SPEAR_ROUTE_DOCS,
   ...SUPPLY_ROUTE_DOCS,
+  ...DEMOGRAPHICS_ROUTE_DOCS,
 };

@@ -5,6 +5,7 @@ import { schemaRef } from './types.ts';
 import { PLANNING_SCHEMAS } from './planning-docs.ts';
 import { PLANNING_ZONE_SCHEMAS } from './planning-zones-docs.ts';
 import { SOIL_SCHEMAS } from './soil-docs.ts';
+import { DEMOGRAPHICS_SCHEMAS } from './demographics-docs.ts';
 import { LAND_SCHEMAS } from './land-docs.ts';
 import { RISK_SCHEMAS } from './risk-docs.ts';
 import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
@@ -76,6 +77,7 @@ export const LAYER_DATA_SCHEMAS: Record<string, SchemaObject> = {
   hazards: schemaRef('Hazards'),
   development_applications: { type: 'array', items: schemaRef('DevelopmentApplication') },
   spear_applications: { type: 'array', items: schemaRef('SpearApplication') },
+  demographics: schemaRef('DemographicsSummary'),
 };
 
 function layerSchema(layer: (typeof PROPERTY_LAYERS)[number]): SchemaObject {
@@ -546,4 +548,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...DEVELOPMENT_SCHEMAS,
   ...SPEAR_SCHEMAS,
   ...SUPPLY_SCHEMAS,
+  ...DEMOGRAPHICS_SCHEMAS,
 };

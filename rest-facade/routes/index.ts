@@ -13,6 +13,7 @@ import { buildingEnvelope, envelopeByAddress } from './envelope.ts';
 import { planningProvisions } from './provisions.ts';
 import { roadsFronting, roadsNearest } from './roads.ts';
 import { soil } from './soil.ts';
+import { localityDemographics, localitySuburbDemographics } from './demographics.ts';
 import {
   developmentApplicationStatistics,
   developmentApplicationsFeed,
@@ -83,4 +84,6 @@ export const ROUTES: RouteDefinition[] = [
   landSupplyState,
   landSupplyStates,
   landSupplyLotTiles,
+  localityDemographics,
+  localitySuburbDemographics,
 ] as RouteDefinition[];

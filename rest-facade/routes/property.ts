@@ -14,6 +14,7 @@ import type { EnvelopeFields, ProvisionsFields } from './provisions-shape.ts';
 import { HAZARDS_SELECTION } from './hazards-shape.ts';
 import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } from './provisions-shape.ts';
 import { SOIL_FIELDS } from './soil.ts';
+import { DEMOGRAPHICS_SUMMARY_FIELDS } from './demographics.ts';
 import { DA_FIELDS, DA_LAYER_FIELDS } from './development-shape.ts';
 import { SPEAR_FIELDS, SPEAR_LAYER_FIELDS } from './spear-shape.ts';
 import {
@@ -123,6 +124,12 @@ export const PROPERTY_LAYERS = [
     name: 'spear_applications',
     scope: 'spear.read',
     selection: `spear_applications { ${SPEAR_LAYER_FIELDS} data { ${SPEAR_FIELDS} } }`,
+    toRest: (data: unknown) => data,
+  },
+  {
+    name: 'demographics',
+    scope: 'locality.read',
+    selection: `demographics { ${DEMOGRAPHICS_SUMMARY_FIELDS} }`,
     toRest: (data: unknown) => data,
   },
 ] as const;

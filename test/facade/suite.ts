@@ -211,6 +211,30 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
       });
     });
 
+    describe('Census demographics', () => {
+      it('answers a point, a parcel and a suburb with the same SAL, and the property graph carries it', async () => {
+        const at = await get('/api/locality/demographics')
+          .query({ lat: f.nswParcel.lat, lng: f.nswParcel.lng })
+          .expect(200);
+        expect(at.body).toMatchObject({ status: 'ok', data: { census_year: 2021 } });
+        const { sal, sa1 } = at.body.data as { sal: { code: string; name: string }; sa1: { code: string } };
+        expect(sa1.code.startsWith('1')).toBe(true);
+        expect(at.body.attribution).toMatch(SYNTHETIC);
+        expect(at.headers['x-service-attribution']).toBe(at.body.attribution);
+        const byParcel = await get('/api/locality/demographics')
+          .query({ pfi: f.nswParcel.parcel_pfi, state: 'NSW' })
+          .expect(200);
+        expect(byParcel.body.data.sal.code).toBe(sal.code);
+        const suburb = await get('/api/locality/demographics/suburb')
+          .query({ state: 'NSW', suburb: sal.name })
+          .expect(200);
+        expect(suburb.body.data.code).toBe(sal.code);
+        await get('/api/locality/demographics/suburb').query({ state: 'NSW', suburb: 'No Such Place' }).expect(404);
+        const graph = await get('/v1/property/graph').query({ lat: f.nswParcel.lat, lng: f.nswParcel.lng }).expect(200);
+        expect(graph.body.layers.demographics).toMatchObject({ status: 'ok', data: { sal: { code: sal.code } } });
+      });
+    });
+
     describe('address routes', () => {
       /** The fixture parcel's address as people write it: title case, street type spelled out, no postcode. */
       const messy = (address: string) =>
