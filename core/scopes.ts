@@ -230,6 +230,11 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.landSupplyState': ['land-supply.read'],
   'Query.landSupplyStates': ['land-supply.read'],
   'Query.landSupplyLotTile': ['land-supply.read'],
+  // property sales are dossier records (spec 4.11); suburb trends are locality.read, their series routes locality.suburb
+  'Property.market_trends': ['locality.read'],
+  'Property.comparable_sales': ['dossier.read'],
+  'Query.propertySales': ['dossier.read'],
+  'Query.suburbMarket': ['locality.read', 'locality.suburb'],
 };
 
 /**

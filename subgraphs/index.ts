@@ -4,6 +4,7 @@ import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildDevelopmentSubgraph } from './development/server.ts';
 import { buildHazardsSubgraph } from './hazards/server.ts';
 import { buildLandSubgraph } from './land/server.ts';
+import { buildMarketSubgraph } from './market/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
 import { buildRoadsSubgraph } from './roads/server.ts';
 import { buildSoilSubgraph } from './soil/server.ts';
@@ -23,6 +24,7 @@ export const SUBGRAPHS = {
   hazards: buildHazardsSubgraph,
   development: buildDevelopmentSubgraph,
   supply: buildSupplySubgraph,
+  market: buildMarketSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

@@ -25,7 +25,10 @@ export type SourceLayer =
   | 'hazards'
   | 'development-applications'
   | 'spear'
-  | 'land-supply';
+  | 'land-supply'
+  | 'market-sales'
+  | 'market-rents'
+  | 'market-approvals';
 
 export interface StateRow {
   state_pid: string;

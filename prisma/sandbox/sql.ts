@@ -4,6 +4,7 @@
  * round trip and one parse whatever its size. Values are always bound, never spliced.
  */
 import type { SandboxTable, SandboxTables } from './rows.ts';
+import { DELETE_MARKET } from './market.ts';
 
 export interface Writer<R> {
   readonly sql: string;
@@ -597,6 +598,7 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM supply.lot_snapshot WHERE dataset = $1',
   'DELETE FROM supply.lot WHERE dataset = $1',
   'DELETE FROM supply.estate WHERE dataset = $1',
+  ...DELETE_MARKET,
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
@@ -614,4 +616,5 @@ export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, ad
   land.easement, land.building_footprint, land.land_value, land.coverage,
   hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage,
   development.application, development.spear_application,
-  supply.estate, supply.lot, supply.lot_snapshot, supply.weekly_rollup`;
+  supply.estate, supply.lot, supply.lot_snapshot, supply.weekly_rollup,
+  market.sale, market.rent_bond, market.building_approval`;
