@@ -255,6 +255,17 @@ export const OPEN_FIELDS: readonly string[] = [
  * Property, which would make them a way round the table.
  */
 export const SCOPED_BY_PARENT: readonly string[] = [
+  // market (Property.market_trends, Property.comparable_sales, Query.propertySales, Query.suburbMarket)
+  'ApprovalPoint',
+  'ComparableSale',
+  'ComparableSales',
+  'ComparableSalesLayer',
+  'MarketQuarter',
+  'MarketTrendsLayer',
+  'MarketTypeSummary',
+  'PropertySale',
+  'PropertySales',
+  'SuburbMarket',
   'Address',
   'AddressLayer',
   'AddressList',

@@ -27,7 +27,10 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
        landgraph ingest soil <file> --state VIC|NSW|QLD [--clay FIELD] [--depth FIELD] (see its --help)
        landgraph ingest easements <file> --state VIC|NSW|QLD (see its --help)
        landgraph ingest development-applications <file> --format planningalerts|nsw-portal (see its --help)
-       landgraph ingest spear <file> (see its --help)`;
+       landgraph ingest spear <file> (see its --help)
+       landgraph ingest nsw-sales <file|zip|folder> (see its --help)
+       landgraph ingest nsw-rental-bonds --lodgements <csv> [--holdings <csv>] (see its --help)
+       landgraph ingest abs-building-approvals <csv> (see its --help)`;
 
 const n = (value: number) => value.toLocaleString('en-AU');
 

@@ -32,6 +32,13 @@ import {
   landSupplySuburb,
 } from './supply.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
+import {
+  propertySales,
+  propertySalesComparables,
+  suburbTrendPrices,
+  suburbTrendRents,
+  suburbTrends,
+} from './market.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
 export const ROUTES: RouteDefinition[] = [
@@ -83,4 +90,9 @@ export const ROUTES: RouteDefinition[] = [
   landSupplyState,
   landSupplyStates,
   landSupplyLotTiles,
+  propertySales,
+  propertySalesComparables,
+  suburbTrends,
+  suburbTrendPrices,
+  suburbTrendRents,
 ] as RouteDefinition[];

@@ -16,6 +16,7 @@ import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } 
 import { SOIL_FIELDS } from './soil.ts';
 import { DA_FIELDS, DA_LAYER_FIELDS } from './development-shape.ts';
 import { SPEAR_FIELDS, SPEAR_LAYER_FIELDS } from './spear-shape.ts';
+import { SUBURB_MARKET_FIELDS } from './market.ts';
 import {
   BUILDING_FIELDS,
   EASEMENT_FIELDS,
@@ -123,6 +124,13 @@ export const PROPERTY_LAYERS = [
     name: 'spear_applications',
     scope: 'spear.read',
     selection: `spear_applications { ${SPEAR_LAYER_FIELDS} data { ${SPEAR_FIELDS} } }`,
+    toRest: (data: unknown) => data,
+  },
+  {
+    // the suburb's market (spec 2.6 "market trends"): suburb trends are locality.read (spec 4.11)
+    name: 'market_trends',
+    scope: 'locality.read',
+    selection: `market_trends { ${DATED_LAYER_FIELDS} data { ${SUBURB_MARKET_FIELDS} } }`,
     toRest: (data: unknown) => data,
   },
 ] as const;
