@@ -792,6 +792,15 @@ describe('sandbox loaded into PostGIS', () => {
       'land-values:NSW',
       'land-values:QLD',
       'land-values:VIC',
+      'market-approvals:NSW',
+      'market-approvals:QLD',
+      'market-approvals:VIC',
+      'market-rents:NSW',
+      'market-rents:QLD',
+      'market-rents:VIC',
+      'market-sales:NSW',
+      'market-sales:QLD',
+      'market-sales:VIC',
       'planning:NSW',
       'planning:QLD',
       'planning:VIC',
@@ -811,7 +820,7 @@ describe('sandbox loaded into PostGIS', () => {
       // building footprints are OpenStreetMap's (ODbL), supplemented by the state's CC BY layer (spec 2.2)
       expect(s.license).toBe(s.layer === 'buildings' ? 'ODbL' : 'CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
-      expect(s.snapshot_id).toBe(`sandbox-v9-${SEED}-15000`);
+      expect(s.snapshot_id).toBe(`sandbox-v10-${SEED}-15000`);
     }
     const credit = (layer: string, state: string) =>
       sources.find((s) => s.layer === layer && s.state === state)?.attribution ?? '';
