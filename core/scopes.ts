@@ -266,6 +266,7 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'PropertySale',
   'PropertySales',
   'SuburbMarket',
+  'SupplyPipeline',
   'Address',
   'AddressLayer',
   'AddressList',

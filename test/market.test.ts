@@ -178,6 +178,15 @@ describe('market', () => {
       const full = await get(`/api/suburb-trends/nsw/${encodeURIComponent(nsw.locality.toLowerCase())}`);
       expect(full.status).toBe(200);
       expect(full.body.approvals.quarters.length).toBeGreaterThan(0);
+      // the pipeline counts the suburb's development applications and land-supply lots
+      const [das] = await t.runtime.db.query<{ pending: number; approved: number }>(
+        `SELECT count(*) FILTER (WHERE status IN ('lodged', 'under_assessment'))::int AS pending,
+           count(*) FILTER (WHERE status = 'approved')::int AS approved
+         FROM development.application WHERE dataset = 'sandbox' AND state = 'NSW' AND upper(suburb) = $1`,
+        [nsw.locality],
+      );
+      expect(full.body.pipeline).toMatchObject({ das_pending: das!.pending, das_approved: das!.approved });
+      expect(full.body.pipeline.approvals_12m).toBeGreaterThan(0);
       expect(full.headers['x-service-license']).toBe('CC BY 4.0');
       const prices = await get(`/api/suburb-trends/NSW/${encodeURIComponent(nsw.locality)}/prices`, {
         property_type: 'house',
@@ -320,7 +329,7 @@ describe('market', () => {
   describe('the property graph', () => {
     it('carries market_trends for a key with locality.read: the suburb of the property address', async () => {
       const res = await get('/v1/property/graph', { pfi: nsw.parcel_pfi, state: 'NSW' });
-      expect(res.status).toBe(200);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
       const layer = res.body.layers.market_trends;
       expect(layer.status).toBe('ok');
       expect(layer.data.suburb).toBe(nsw.locality);

@@ -140,6 +140,21 @@ export const MARKET_SCHEMAS: Record<string, SchemaObject> = {
         items: object({ period: { type: 'string' }, dwelling_type: { type: 'string' }, value: { type: 'number' } }),
       },
     }),
+    pipeline: {
+      ...object(
+        {
+          approvals_12m: nullable('number', 'Dwelling units approved in the latest four quarters of the SA2 (ABS).'),
+          das_pending: count,
+          dwellings_pending: count,
+          das_approved: count,
+          dwellings_approved: count,
+          lots_available: count,
+          estates_selling: count,
+        },
+        'Building approvals, development applications in assessment and approved, land-supply lots available now.',
+      ),
+      type: ['object', 'null'],
+    },
   }),
   SuburbPriceSeries: object({
     ...header,

@@ -33,8 +33,15 @@ export const MARKET_LAYER_FIELDS = 'status source attribution license freshness 
 const SUMMARY_FIELDS = `property_type median_price_12m sales_12m growth_1y_pct growth_3y_pct growth_5y_pct
   median_weekly_rent gross_yield_pct notes`;
 const QUARTER_FIELDS = 'period property_type median_price sales median_weekly_rent new_bonds bonds_held';
+/**
+ * The property graph's market_trends layer: the headline figures only (the series are on
+ * /api/suburb-trends), so the graph's one operation stays inside the selected-field limit.
+ */
+export const GRAPH_MARKET_FIELDS = `state suburb postcode latest_quarter summary { property_type median_price_12m sales_12m
+  growth_1y_pct growth_3y_pct growth_5y_pct median_weekly_rent gross_yield_pct }`;
 export const SUBURB_MARKET_FIELDS = `state suburb postcode latest_quarter summary { ${SUMMARY_FIELDS} }
-  quarters { ${QUARTER_FIELDS} } sa2_code sa2_name approvals { period dwelling_type value }`;
+  quarters { ${QUARTER_FIELDS} } sa2_code sa2_name approvals { period dwelling_type value }
+  pipeline { approvals_12m das_pending dwellings_pending das_approved dwellings_approved lots_available estates_selling }`;
 
 type Header = {
   status: string;
@@ -321,6 +328,7 @@ type SuburbLayer = Header & {
     sa2_code: string | null;
     sa2_name: string | null;
     approvals: unknown[];
+    pipeline: Record<string, number | null>;
   } | null;
 };
 
@@ -383,6 +391,7 @@ export const suburbTrends = defineRoute({
         summary: d?.summary ?? [],
         quarters: d?.quarters ?? [],
         approvals: { sa2_code: d?.sa2_code ?? null, sa2_name: d?.sa2_name ?? null, quarters: d?.approvals ?? [] },
+        pipeline: d?.pipeline ?? null,
       },
       suburbEcho(q),
     );

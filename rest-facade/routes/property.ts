@@ -16,7 +16,7 @@ import { ENVELOPE_FIELDS, PROVISIONS_FIELDS, envelopeToRest, provisionsToRest } 
 import { SOIL_FIELDS } from './soil.ts';
 import { DA_FIELDS, DA_LAYER_FIELDS } from './development-shape.ts';
 import { SPEAR_FIELDS, SPEAR_LAYER_FIELDS } from './spear-shape.ts';
-import { SUBURB_MARKET_FIELDS } from './market.ts';
+import { GRAPH_MARKET_FIELDS } from './market.ts';
 import {
   BUILDING_FIELDS,
   EASEMENT_FIELDS,
@@ -130,7 +130,8 @@ export const PROPERTY_LAYERS = [
     // the suburb's market (spec 2.6 "market trends"): suburb trends are locality.read (spec 4.11)
     name: 'market_trends',
     scope: 'locality.read',
-    selection: `market_trends { ${DATED_LAYER_FIELDS} data { ${SUBURB_MARKET_FIELDS} } }`,
+    // the headline figures: the quarterly series are on /api/suburb-trends (the operation's field limit)
+    selection: `market_trends { ${DATED_LAYER_FIELDS} data { ${GRAPH_MARKET_FIELDS} } }`,
     toRest: (data: unknown) => data,
   },
 ] as const;

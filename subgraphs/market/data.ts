@@ -1,7 +1,7 @@
 import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
-import type { ApprovalRow, ComparableRow, MarketLayerName, RentRow, SaleRow, SalesFilter } from './sql.ts';
+import type { ApprovalRow, ComparableRow, MarketLayerName, PipelineRow, RentRow, SaleRow, SalesFilter } from './sql.ts';
 import * as SQL from './sql.ts';
 import type { QuarterRow, SuburbMarketModel, WindowRow } from './trends.ts';
 import { MIN_SALES_PER_QUARTER, latestFullQuarterEnd, suburbMarket } from './trends.ts';
@@ -43,7 +43,10 @@ export class MarketData {
     private readonly scope: RequestScope,
   ) {}
 
-  provenance(layer: MarketLayerName, state: string): Promise<Provenance | undefined> {
+  provenance(
+    layer: MarketLayerName | 'development-applications' | 'land-supply',
+    state: string,
+  ): Promise<Provenance | undefined> {
     return this.deps.catalog.get(this.scope.dataset, layer, state);
   }
 
@@ -111,11 +114,12 @@ export class MarketData {
     ]);
     const code = postcode ?? place?.postcode ?? null;
     const end = newest ? latestFullQuarterEnd(newest) : null;
-    const [quarters, windows, rents, approvals] = await Promise.all([
+    const [quarters, windows, rents, approvals, [pipeline]] = await Promise.all([
       db.sql<QuarterRow>(SQL.SUBURB_QUARTERS(dataset, state, suburb, MIN_SALES_PER_QUARTER)),
       end ? db.sql<WindowRow>(SQL.SUBURB_WINDOWS(dataset, state, suburb, end)) : Promise.resolve([]),
       db.sql<RentRow>(SQL.SUBURB_RENTS(dataset, state, suburb, code)),
       db.sql<ApprovalRow>(SQL.SUBURB_APPROVALS(dataset, state, suburb)),
+      db.sql<PipelineRow>(SQL.SUBURB_PIPELINE(dataset, state, suburb)),
     ]);
     const market = suburbMarket({
       state,
@@ -126,6 +130,7 @@ export class MarketData {
       windows,
       rents,
       approvals,
+      pipeline: pipeline ?? null,
       propertyType,
     });
     const known =

@@ -198,3 +198,29 @@ export const SUBURB_APPROVALS = (dataset: string, state: string, suburb: string)
     AND (upper(a.sa2_name) = ${suburb} OR upper(a.sa2_name) LIKE ${suburb} || ' - %' OR upper(a.sa2_name) LIKE ${suburb} || ' (%')
   GROUP BY a.sa2_code, date_trunc('quarter', a.period), a.dwelling_type
   ORDER BY a.sa2_code, 3, 4`;
+
+export type PipelineRow = {
+  das_pending: number;
+  dwellings_pending: number;
+  das_approved: number;
+  dwellings_approved: number;
+  lots_available: number;
+  estates_selling: number;
+};
+
+/**
+ * The suburb's development applications (P7) in assessment and approved, with the dwellings they
+ * propose, and its land-supply lots available now and estates selling: counts only, by suburb name.
+ */
+export const SUBURB_PIPELINE = (dataset: string, state: string, suburb: string) => Prisma.sql`
+  SELECT
+    count(*) FILTER (WHERE d.status IN ('lodged', 'under_assessment'))::int AS das_pending,
+    coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status IN ('lodged', 'under_assessment')), 0)::int AS dwellings_pending,
+    count(*) FILTER (WHERE d.status = 'approved')::int AS das_approved,
+    coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status = 'approved'), 0)::int AS dwellings_approved,
+    (SELECT count(*)::int FROM supply.lot l WHERE l.dataset = ${dataset} AND l.state = ${state}
+      AND upper(l.suburb) = ${suburb} AND l.sales_status = 'available') AS lots_available,
+    (SELECT count(*)::int FROM supply.estate e WHERE e.dataset = ${dataset} AND e.state = ${state}
+      AND upper(e.suburb) = ${suburb} AND e.status = 'selling') AS estates_selling
+  FROM development.application d
+  WHERE d.dataset = ${dataset} AND d.state = ${state} AND upper(d.suburb) = ${suburb}`;

@@ -16,7 +16,7 @@ import type {
   SuburbState,
 } from '../../core/suburb-metrics.ts';
 import { SUBURB_METRIC_NAMES, suburbKey } from '../../core/suburb-metrics.ts';
-import type { ApprovalRow, RentRow } from './sql.ts';
+import type { ApprovalRow, PipelineRow, RentRow } from './sql.ts';
 import { NEWEST_SALE } from './sql.ts';
 import type { QuarterRow, SuburbMarketModel, WindowRow } from './trends.ts';
 import { MIN_SALES_PER_QUARTER, latestFullQuarterEnd, quarterLabel, suburbMarket } from './trends.ts';
@@ -66,6 +66,30 @@ const STATE_APPROVALS = (dataset: string, state: string) => Prisma.sql`
   WHERE a.dataset = ${dataset} AND a.state = ${state} AND a.measure = '1' AND a.sector = '9' AND a.sa2_name IS NOT NULL
   GROUP BY a.sa2_code, date_trunc('quarter', a.period), a.dwelling_type
   ORDER BY a.sa2_code, 3, 4`;
+
+/** Every suburb's development applications in assessment and approved, and its land-supply lots and estates. */
+const STATE_PIPELINE = (dataset: string, state: string) => Prisma.sql`
+  SELECT suburb, sum(das_pending)::int AS das_pending, sum(dwellings_pending)::int AS dwellings_pending,
+    sum(das_approved)::int AS das_approved, sum(dwellings_approved)::int AS dwellings_approved,
+    sum(lots_available)::int AS lots_available, sum(estates_selling)::int AS estates_selling
+  FROM (
+    SELECT upper(d.suburb) AS suburb,
+      count(*) FILTER (WHERE d.status IN ('lodged', 'under_assessment')) AS das_pending,
+      coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status IN ('lodged', 'under_assessment')), 0) AS dwellings_pending,
+      count(*) FILTER (WHERE d.status = 'approved') AS das_approved,
+      coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status = 'approved'), 0) AS dwellings_approved,
+      0 AS lots_available, 0 AS estates_selling
+    FROM development.application d WHERE d.dataset = ${dataset} AND d.state = ${state} AND d.suburb IS NOT NULL
+    GROUP BY upper(d.suburb)
+    UNION ALL
+    SELECT upper(l.suburb), 0, 0, 0, 0, count(*), 0 FROM supply.lot l
+    WHERE l.dataset = ${dataset} AND l.state = ${state} AND l.suburb IS NOT NULL AND l.sales_status = 'available'
+    GROUP BY upper(l.suburb)
+    UNION ALL
+    SELECT upper(e.suburb), 0, 0, 0, 0, 0, count(*) FROM supply.estate e
+    WHERE e.dataset = ${dataset} AND e.state = ${state} AND e.suburb IS NOT NULL AND e.status = 'selling'
+    GROUP BY upper(e.suburb)
+  ) p GROUP BY suburb`;
 
 /** The suburb an SA2 is named for: its name, or the part before " - " or " (" ("Castle Hill - North"). */
 export const suburbOfSa2 = (name: string) => suburbKey(name.split(/ - | \(/)[0] ?? name);
@@ -160,6 +184,7 @@ export function contributionOf(
       bonds_held: bondsHeld,
       sa2_code: market.sa2_code,
       sa2_name: market.sa2_name,
+      pipeline: market.pipeline,
     },
     series: {
       prices,
@@ -189,13 +214,15 @@ export const marketSuburbMetrics: SuburbMetricsProvider = {
   async contribute(db: Database, dataset: string, state: SuburbState): Promise<Map<string, SuburbContribution>> {
     const [newest] = await db.sql<{ newest: string | null }>(NEWEST_SALE(dataset, state));
     const end = newest?.newest ? latestFullQuarterEnd(newest.newest) : null;
-    const [quarters, windows, postcodes, rents, approvals] = await Promise.all([
+    const [quarters, windows, postcodes, rents, approvals, pipelines] = await Promise.all([
       db.sql<QuarterRow & { suburb: string }>(STATE_QUARTERS(dataset, state)),
       end ? db.sql<WindowRow & { suburb: string }>(STATE_WINDOWS(dataset, state, end)) : Promise.resolve([]),
       db.sql<{ suburb: string; postcode: string | null }>(STATE_POSTCODES(dataset, state)),
       db.sql<RentRow & { area: string }>(STATE_RENTS(dataset, state)),
       db.sql<ApprovalRow>(STATE_APPROVALS(dataset, state)),
+      db.sql<PipelineRow & { suburb: string }>(STATE_PIPELINE(dataset, state)),
     ]);
+    const pipelineOf = new Map(pipelines.map((p) => [p.suburb, p] as const));
     const quartersOf = new Map<string, QuarterRow[]>();
     for (const q of quarters) push(quartersOf, q.suburb, q);
     const windowsOf = new Map<string, WindowRow[]>();
@@ -226,6 +253,7 @@ export const marketSuburbMetrics: SuburbMetricsProvider = {
         windows: windowsOf.get(suburb) ?? [],
         rents: suburbRents,
         approvals: approvalsOf.get(suburb) ?? [],
+        pipeline: pipelineOf.get(suburb) ?? null,
       });
       out.set(suburb, contributionOf(market, suburbRents, approvalsOf.get(suburb) ?? []));
     }

@@ -9,7 +9,7 @@
  *   a house's price against a house's rent, a unit's against a unit's;
  * - the latest full quarter is the newest quarter that ends on or before the newest sale date of the state's data.
  */
-import type { ApprovalRow, RentRow } from './sql.ts';
+import type { ApprovalRow, PipelineRow, RentRow } from './sql.ts';
 
 export const MIN_SALES_PER_QUARTER = 5;
 export const MIN_SALES_PER_YEAR = 10;
@@ -91,7 +91,30 @@ export type SuburbMarketModel = {
   sa2_code: string | null;
   sa2_name: string | null;
   approvals: Array<{ period: string; dwelling_type: string; value: number }>;
+  pipeline: PipelineRow & { approvals_12m: number | null };
 };
+
+const NO_PIPELINE: PipelineRow = {
+  das_pending: 0,
+  dwellings_pending: 0,
+  das_approved: 0,
+  dwellings_approved: 0,
+  lots_available: 0,
+  estates_selling: 0,
+};
+
+/** The sum of the latest four quarters of a quarterly series (first days), up to its newest; null without any. */
+export function trailingFourQuarters(points: Array<{ quarter: string; value: number }>): number | null {
+  if (points.length === 0) return null;
+  const newest = points
+    .map((p) => p.quarter)
+    .sort()
+    .at(-1)!;
+  const from = new Date(`${newest}T00:00:00Z`);
+  from.setUTCMonth(from.getUTCMonth() - 9);
+  const start = from.toISOString().slice(0, 10);
+  return points.filter((p) => p.quarter >= start && p.quarter <= newest).reduce((sum, p) => sum + p.value, 0);
+}
 
 /** The rents to use: the suburb's own where it has any, else its postcode's (NSW publishes by postcode). */
 export function rentsOfSuburb(rows: RentRow[]): RentRow[] {
@@ -109,6 +132,8 @@ export interface SuburbMarketInput {
   windows: WindowRow[];
   rents: RentRow[];
   approvals: ApprovalRow[];
+  /** The suburb's DAs and land-supply lots; none where not asked. */
+  pipeline?: PipelineRow | null;
   /** Only this property type, where asked. */
   propertyType?: string | null;
 }
@@ -156,6 +181,7 @@ export function suburbMarket(input: SuburbMarketInput): SuburbMarketModel {
     summarise(type, input.windows, latestStart ? rentOf.get(`${RENT_DWELLING[type]}:${latestStart}`) : undefined),
   );
   const sa2 = input.approvals[0] ?? null;
+  const sa2Approvals = input.approvals.filter((a) => a.sa2_code === sa2?.sa2_code);
   return {
     state: input.state,
     suburb: input.suburb,
@@ -165,9 +191,15 @@ export function suburbMarket(input: SuburbMarketInput): SuburbMarketModel {
     quarters: series,
     sa2_code: sa2?.sa2_code ?? null,
     sa2_name: sa2?.sa2_name ?? null,
-    approvals: input.approvals
-      .filter((a) => a.sa2_code === sa2?.sa2_code)
-      .map((a) => ({ period: quarterLabel(a.quarter), dwelling_type: a.dwelling_type, value: a.value })),
+    approvals: sa2Approvals.map((a) => ({
+      period: quarterLabel(a.quarter),
+      dwelling_type: a.dwelling_type,
+      value: a.value,
+    })),
+    pipeline: {
+      ...(input.pipeline ?? NO_PIPELINE),
+      approvals_12m: trailingFourQuarters(sa2Approvals.map((a) => ({ quarter: a.quarter, value: a.value }))),
+    },
   };
 }
 

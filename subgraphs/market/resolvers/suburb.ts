@@ -33,6 +33,16 @@ export async function suburbLayer(
       const approvals = await ctx.market.provenance('market-approvals', state);
       if (approvals) credits.push(approvals);
     }
+    // the pipeline counts the development applications' and land supply's records: their credits too
+    const { pipeline } = market;
+    if (pipeline.das_pending + pipeline.das_approved > 0) {
+      const das = await ctx.market.provenance('development-applications', state);
+      if (das) credits.push(das);
+    }
+    if (pipeline.lots_available + pipeline.estates_selling > 0) {
+      const supply = await ctx.market.provenance('land-supply', state);
+      if (supply) credits.push(supply);
+    }
     const join = (pick: (p: (typeof credits)[number]) => string) => [...new Set(credits.map(pick))].join(' | ');
     return {
       data: market,
