@@ -235,6 +235,7 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Property.comparable_sales': ['dossier.read'],
   'Query.propertySales': ['dossier.read'],
   'Query.suburbMarket': ['locality.read', 'locality.suburb'],
+  'Query.suburbPipeline': ['locality.read', 'locality.suburb'],
 };
 
 /**
@@ -267,6 +268,7 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'PropertySales',
   'SuburbMarket',
   'SupplyPipeline',
+  'SupplyPipelineLayer',
   'Address',
   'AddressLayer',
   'AddressList',

@@ -185,8 +185,15 @@ describe('market', () => {
          FROM development.application WHERE dataset = 'sandbox' AND state = 'NSW' AND upper(suburb) = $1`,
         [nsw.locality],
       );
-      expect(full.body.pipeline).toMatchObject({ das_pending: das!.pending, das_approved: das!.approved });
-      expect(full.body.pipeline.approvals_12m).toBeGreaterThan(0);
+      expect(full.body.pipeline).toMatchObject({
+        status: 'ok',
+        das_pending: das!.pending,
+        das_approved: das!.approved,
+      });
+      expect(full.body.approvals.approvals_12m).toBeGreaterThan(0);
+      // the DA source's credit joins the answer's, body and headers
+      expect(full.headers['x-service-attribution']).toBe(full.body.attribution);
+      expect(full.body.attribution).toContain(full.body.pipeline.attribution);
       expect(full.headers['x-service-license']).toBe('CC BY 4.0');
       const prices = await get(`/api/suburb-trends/NSW/${encodeURIComponent(nsw.locality)}/prices`, {
         property_type: 'house',

@@ -8,11 +8,15 @@ const nullable = (type: 'string' | 'number' | 'integer', description?: string): 
   type: [type, 'null'],
   ...(description ? { description } : {}),
 });
-const object = (properties: Record<string, SchemaObject>, description?: string): SchemaObject => ({
+const object = (
+  properties: Record<string, SchemaObject>,
+  description?: string,
+  optional: string[] = [],
+): SchemaObject => ({
   type: 'object',
   ...(description ? { description } : {}),
   properties,
-  required: Object.keys(properties),
+  required: Object.keys(properties).filter((name) => !optional.includes(name)),
 });
 const count = { type: 'integer', minimum: 0 } as const;
 const location = {
@@ -135,6 +139,7 @@ export const MARKET_SCHEMAS: Record<string, SchemaObject> = {
     approvals: object({
       sa2_code: nullable('string'),
       sa2_name: nullable('string'),
+      approvals_12m: nullable('number', 'Dwelling units approved in the latest four quarters of the SA2 (ABS).'),
       quarters: {
         type: 'array',
         items: object({ period: { type: 'string' }, dwelling_type: { type: 'string' }, value: { type: 'number' } }),
@@ -143,7 +148,10 @@ export const MARKET_SCHEMAS: Record<string, SchemaObject> = {
     pipeline: {
       ...object(
         {
-          approvals_12m: nullable('number', 'Dwelling units approved in the latest four quarters of the SA2 (ABS).'),
+          status: schemaRef('LayerStatus'),
+          hint: nullable('string'),
+          attribution: nullable('string', 'The DA and land-supply sources counted (also in the answer credit).'),
+          license: nullable('string'),
           das_pending: count,
           dwellings_pending: count,
           das_approved: count,
@@ -151,9 +159,9 @@ export const MARKET_SCHEMAS: Record<string, SchemaObject> = {
           lots_available: count,
           estates_selling: count,
         },
-        'Building approvals, development applications in assessment and approved, land-supply lots available now.',
+        'Development applications in assessment and approved (and the dwellings they propose), land-supply lots available now; the counts are absent unless status is ok.',
+        ['das_pending', 'dwellings_pending', 'das_approved', 'dwellings_approved', 'lots_available', 'estates_selling'],
       ),
-      type: ['object', 'null'],
     },
   }),
   SuburbPriceSeries: object({

@@ -19,6 +19,7 @@ import { numeric, stateParam, textParam } from '../params.ts';
 import type { RouteResponse } from '../route.ts';
 import { defineRoute } from '../route.ts';
 import { unknownParcel } from './parcel-point.ts';
+import { combineCredits } from './property.ts';
 
 /**
  * Property sales, comparable sales (dossier.read) and suburb trends (locality.suburb): the market
@@ -40,8 +41,8 @@ const QUARTER_FIELDS = 'period property_type median_price sales median_weekly_re
 export const GRAPH_MARKET_FIELDS = `state suburb postcode latest_quarter summary { property_type median_price_12m sales_12m
   growth_1y_pct growth_3y_pct growth_5y_pct median_weekly_rent gross_yield_pct }`;
 export const SUBURB_MARKET_FIELDS = `state suburb postcode latest_quarter summary { ${SUMMARY_FIELDS} }
-  quarters { ${QUARTER_FIELDS} } sa2_code sa2_name approvals { period dwelling_type value }
-  pipeline { approvals_12m das_pending dwellings_pending das_approved dwellings_approved lots_available estates_selling }`;
+  quarters { ${QUARTER_FIELDS} } sa2_code sa2_name approvals_12m approvals { period dwelling_type value }`;
+const PIPELINE_FIELDS = 'das_pending dwellings_pending das_approved dwellings_approved lots_available estates_selling';
 
 type Header = {
   status: string;
@@ -328,7 +329,7 @@ type SuburbLayer = Header & {
     sa2_code: string | null;
     sa2_name: string | null;
     approvals: unknown[];
-    pipeline: Record<string, number | null>;
+    approvals_12m: number | null;
   } | null;
 };
 
@@ -374,14 +375,23 @@ export const suburbTrends = defineRoute({
   path: '/api/suburb-trends/:state/:suburb',
   tag: 'Suburb Trends',
   summary:
-    "A suburb's market: quarterly median sale prices and weekly rents per property type, growth over 1/3/5 years, gross yields and building approvals.",
+    "A suburb's market: quarterly median sale prices and weekly rents per property type, growth over 1/3/5 years, gross yields, building approvals and the supply pipeline (development applications, land-supply lots).",
   access: { scope: 'locality.suburb' },
   query: suburbQuery,
   errorStyle: 'envelope',
   async handle(q, ctx) {
     const a = await suburbMarket(q, ctx);
+    type Pipeline = Header & { data: Record<string, number> | null };
+    const { suburbPipeline: p } = unwrap(
+      await ctx.graph.execute<{ suburbPipeline: Pipeline }>(
+        `query SuburbPipeline($state: String!, $suburb: String!) {
+          suburbPipeline(state: $state, suburb: $suburb) { ${MARKET_LAYER_FIELDS} data { ${PIPELINE_FIELDS} } } }`,
+        { state: q.state, suburb: q.suburb },
+        ctx.scope,
+      ),
+    );
     const d = a.data;
-    return body(
+    const answer = body(
       a,
       {
         state: q.state,
@@ -390,11 +400,30 @@ export const suburbTrends = defineRoute({
         latest_quarter: d?.latest_quarter ?? null,
         summary: d?.summary ?? [],
         quarters: d?.quarters ?? [],
-        approvals: { sa2_code: d?.sa2_code ?? null, sa2_name: d?.sa2_name ?? null, quarters: d?.approvals ?? [] },
-        pipeline: d?.pipeline ?? null,
+        approvals: {
+          sa2_code: d?.sa2_code ?? null,
+          sa2_name: d?.sa2_name ?? null,
+          approvals_12m: d?.approvals_12m ?? null,
+          quarters: d?.approvals ?? [],
+        },
+        pipeline: {
+          status: p.status,
+          hint: p.message,
+          attribution: p.attribution,
+          license: p.license,
+          ...(p.data ?? {}),
+        },
       },
       suburbEcho(q),
     );
+    // the pipeline's counts are the DA and land-supply sources' data: their credit joins the answer's
+    if (p.status === 'ok' && p.attribution && p.license) {
+      const credit = combineCredits([answer.credit ?? null, { attribution: p.attribution, license: p.license }])!;
+      answer.credit = credit;
+      answer.body.attribution = credit.attribution;
+      answer.body.license = credit.license;
+    }
+    return answer;
   },
 });
 

@@ -98,6 +98,13 @@ export class MarketData {
     );
   }
 
+  async pipeline(state: string, suburb: string): Promise<PipelineRow> {
+    const [row] = await this.deps.db.sql<PipelineRow>(
+      SQL.SUBURB_PIPELINE(this.scope.dataset, state, suburbKey(suburb)),
+    );
+    return row!;
+  }
+
   /** Everything the trends of one suburb are built from, in a few statements run together. */
   async suburb(
     state: string,
@@ -114,12 +121,11 @@ export class MarketData {
     ]);
     const code = postcode ?? place?.postcode ?? null;
     const end = newest ? latestFullQuarterEnd(newest) : null;
-    const [quarters, windows, rents, approvals, [pipeline]] = await Promise.all([
+    const [quarters, windows, rents, approvals] = await Promise.all([
       db.sql<QuarterRow>(SQL.SUBURB_QUARTERS(dataset, state, suburb, MIN_SALES_PER_QUARTER)),
       end ? db.sql<WindowRow>(SQL.SUBURB_WINDOWS(dataset, state, suburb, end)) : Promise.resolve([]),
       db.sql<RentRow>(SQL.SUBURB_RENTS(dataset, state, suburb, code)),
       db.sql<ApprovalRow>(SQL.SUBURB_APPROVALS(dataset, state, suburb)),
-      db.sql<PipelineRow>(SQL.SUBURB_PIPELINE(dataset, state, suburb)),
     ]);
     const market = suburbMarket({
       state,
@@ -130,7 +136,6 @@ export class MarketData {
       windows,
       rents,
       approvals,
-      pipeline: pipeline ?? null,
       propertyType,
     });
     const known =
@@ -141,5 +146,7 @@ export class MarketData {
     return { known, market };
   }
 }
+
+export type SupplyPipelineLayerModel = LayerResult<PipelineRow>;
 
 export type MarketContext = RequestScope & { market: MarketData };

@@ -119,6 +119,7 @@ export function contributionOf(
   market: SuburbMarketModel,
   rents: RentRow[],
   approvals: ApprovalRow[],
+  pipeline: PipelineRow | null = null,
 ): SuburbContribution {
   const N = SUBURB_METRIC_NAMES;
   const type = (t: string) => market.summary.find((s) => s.property_type === t);
@@ -184,7 +185,8 @@ export function contributionOf(
       bonds_held: bondsHeld,
       sa2_code: market.sa2_code,
       sa2_name: market.sa2_name,
-      pipeline: market.pipeline,
+      approvals_12m: market.approvals_12m,
+      pipeline,
     },
     series: {
       prices,
@@ -238,7 +240,12 @@ export const marketSuburbMetrics: SuburbMetricsProvider = {
       const held = approvalsOf.get(suburb);
       if (!held || held[0]!.sa2_code === a.sa2_code) push(approvalsOf, suburb, a);
     }
-    const suburbs = new Set([...quartersOf.keys(), ...rentsBySuburb.keys(), ...approvalsOf.keys()]);
+    const suburbs = new Set([
+      ...quartersOf.keys(),
+      ...rentsBySuburb.keys(),
+      ...approvalsOf.keys(),
+      ...pipelineOf.keys(),
+    ]);
     const out = new Map<string, SuburbContribution>();
     for (const suburb of suburbs) {
       const postcode = postcodeOf.get(suburb) ?? null;
@@ -253,9 +260,11 @@ export const marketSuburbMetrics: SuburbMetricsProvider = {
         windows: windowsOf.get(suburb) ?? [],
         rents: suburbRents,
         approvals: approvalsOf.get(suburb) ?? [],
-        pipeline: pipelineOf.get(suburb) ?? null,
       });
-      out.set(suburb, contributionOf(market, suburbRents, approvalsOf.get(suburb) ?? []));
+      out.set(
+        suburb,
+        contributionOf(market, suburbRents, approvalsOf.get(suburb) ?? [], pipelineOf.get(suburb) ?? null),
+      );
     }
     return out;
   },

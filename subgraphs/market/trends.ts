@@ -9,7 +9,7 @@
  *   a house's price against a house's rent, a unit's against a unit's;
  * - the latest full quarter is the newest quarter that ends on or before the newest sale date of the state's data.
  */
-import type { ApprovalRow, PipelineRow, RentRow } from './sql.ts';
+import type { ApprovalRow, RentRow } from './sql.ts';
 
 export const MIN_SALES_PER_QUARTER = 5;
 export const MIN_SALES_PER_YEAR = 10;
@@ -91,16 +91,7 @@ export type SuburbMarketModel = {
   sa2_code: string | null;
   sa2_name: string | null;
   approvals: Array<{ period: string; dwelling_type: string; value: number }>;
-  pipeline: PipelineRow & { approvals_12m: number | null };
-};
-
-const NO_PIPELINE: PipelineRow = {
-  das_pending: 0,
-  dwellings_pending: 0,
-  das_approved: 0,
-  dwellings_approved: 0,
-  lots_available: 0,
-  estates_selling: 0,
+  approvals_12m: number | null;
 };
 
 /** The sum of the latest four quarters of a quarterly series (first days), up to its newest; null without any. */
@@ -132,8 +123,6 @@ export interface SuburbMarketInput {
   windows: WindowRow[];
   rents: RentRow[];
   approvals: ApprovalRow[];
-  /** The suburb's DAs and land-supply lots; none where not asked. */
-  pipeline?: PipelineRow | null;
   /** Only this property type, where asked. */
   propertyType?: string | null;
 }
@@ -196,10 +185,7 @@ export function suburbMarket(input: SuburbMarketInput): SuburbMarketModel {
       dwelling_type: a.dwelling_type,
       value: a.value,
     })),
-    pipeline: {
-      ...(input.pipeline ?? NO_PIPELINE),
-      approvals_12m: trailingFourQuarters(sa2Approvals.map((a) => ({ quarter: a.quarter, value: a.value }))),
-    },
+    approvals_12m: trailingFourQuarters(sa2Approvals.map((a) => ({ quarter: a.quarter, value: a.value }))),
   };
 }
 

@@ -1,4 +1,6 @@
-import type { LayerResult } from '../../../core/layer.ts';
+import type { LayerResult, Provenance } from '../../../core/layer.ts';
+import { guardLayer, layerEmpty, layerOk, oldestFreshness } from '../../../core/layer.ts';
+import type { PipelineRow } from '../sql.ts';
 import type { MarketContext } from '../data.ts';
 import type { SuburbMarketModel } from '../trends.ts';
 import { judged } from './layers.ts';
@@ -33,16 +35,7 @@ export async function suburbLayer(
       const approvals = await ctx.market.provenance('market-approvals', state);
       if (approvals) credits.push(approvals);
     }
-    // the pipeline counts the development applications' and land supply's records: their credits too
-    const { pipeline } = market;
-    if (pipeline.das_pending + pipeline.das_approved > 0) {
-      const das = await ctx.market.provenance('development-applications', state);
-      if (das) credits.push(das);
-    }
-    if (pipeline.lots_available + pipeline.estates_selling > 0) {
-      const supply = await ctx.market.provenance('land-supply', state);
-      if (supply) credits.push(supply);
-    }
+
     const join = (pick: (p: (typeof credits)[number]) => string) => [...new Set(credits.map(pick))].join(' | ');
     return {
       data: market,
@@ -55,4 +48,44 @@ export async function suburbLayer(
     };
   });
   return { ...layer, unknown };
+}
+
+/**
+ * A suburb's supply pipeline: its development applications and land-supply lots, credited with
+ * the sources its counts come from; not_covered where the state holds neither.
+ */
+export async function pipelineLayer(ctx: MarketContext, state: string, suburb: string) {
+  return guardLayer('supply pipeline', async () => {
+    const [das, supply] = await Promise.all([
+      ctx.market.provenance('development-applications', state),
+      ctx.market.provenance('land-supply', state),
+    ]);
+    if (!das && !supply) {
+      return layerEmpty<PipelineRow>(
+        'not_covered',
+        `No development applications or land supply are held for ${state}.`,
+      );
+    }
+    const pipeline = await ctx.market.pipeline(state, suburb);
+    const credits = [
+      ...(das && pipeline.das_pending + pipeline.das_approved > 0 ? [das] : []),
+      ...(supply && pipeline.lots_available + pipeline.estates_selling > 0 ? [supply] : []),
+    ];
+    if (credits.length === 0) {
+      return layerEmpty<PipelineRow>(
+        'no_data',
+        `No development application or land-supply lot names ${suburb.toUpperCase()}.`,
+        das ?? supply,
+      );
+    }
+    const join = (pick: (p: Provenance) => string) => [...new Set(credits.map(pick))].join(' | ');
+    return {
+      ...layerOk(pipeline, {
+        source: join((p) => p.source),
+        attribution: join((p) => p.attribution),
+        license: join((p) => p.license),
+      }),
+      freshness: oldestFreshness(credits.map((c) => c.freshness)),
+    };
+  });
 }
