@@ -13,6 +13,14 @@ import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
 import { DEVELOPMENT_USAGE, runIngestDevelopmentCommand } from './ingest/development-cli.ts';
 import { SPEAR_USAGE, runIngestSpearCommand } from './ingest/spear-cli.ts';
+import {
+  ABS_APPROVALS_USAGE,
+  NSW_RENTAL_BONDS_USAGE,
+  NSW_SALES_USAGE,
+  runIngestAbsApprovalsCommand,
+  runIngestNswRentalBondsCommand,
+  runIngestNswSalesCommand,
+} from './ingest/market-cli.ts';
 import { EASEMENTS_USAGE, runIngestEasementsCommand } from './ingest/easements-cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import {
@@ -66,6 +74,12 @@ const USAGE = `Usage: landgraph <command>
                             load ABS Census 2021 General Community Profile figures (DataPack CSVs G01, G02, ...)
   ingest census-boundaries --geography SAL|SA1 --file <file> [--dataset live] [--snapshot ID]
                             load the ABS 2021 SAL or SA1 boundaries the Census figures refer to
+  ingest nsw-sales <file|zip|folder> [--dataset live] [--snapshot ID]
+                            upsert NSW Valuer General bulk property sales (.DAT), matched to parcels and addresses
+  ingest nsw-rental-bonds [--lodgements CSV] [--holdings CSV --holdings-month YYYY-MM] [--dataset live]
+                            load NSW Fair Trading rental bond lodgements and holdings (XLSX saved as CSV)
+  ingest abs-building-approvals <csv> [--dataset live] [--snapshot ID]
+                            upsert ABS building approvals by SA2 (Data Explorer CSV)
   land-supply rollup [--week YYYY-MM-DD] [--dataset live]
                             roll up a week of land supply per estate, suburb and state (idempotent)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
@@ -126,6 +140,9 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest spear', SPEAR_USAGE],
   ['ingest census', CENSUS_USAGE],
   ['ingest census-boundaries', CENSUS_BOUNDARIES_USAGE],
+  ['ingest nsw-sales', NSW_SALES_USAGE],
+  ['ingest nsw-rental-bonds', NSW_RENTAL_BONDS_USAGE],
+  ['ingest abs-building-approvals', ABS_APPROVALS_USAGE],
   ['land-supply', LAND_SUPPLY_USAGE],
   ['land-supply rollup', LAND_SUPPLY_USAGE],
   ['mirror', MIRROR_USAGE],
@@ -263,6 +280,9 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'spear') return await runIngestSpearCommand(rest);
         if (sub === 'census') return await runIngestCensusCommand(rest);
         if (sub === 'census-boundaries') return await runIngestCensusBoundariesCommand(rest);
+        if (sub === 'nsw-sales') return await runIngestNswSalesCommand(rest);
+        if (sub === 'nsw-rental-bonds') return await runIngestNswRentalBondsCommand(rest);
+        if (sub === 'abs-building-approvals') return await runIngestAbsApprovalsCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

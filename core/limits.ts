@@ -49,3 +49,16 @@ export const DEFAULT_SUPPLY_WEEKS = 12;
 export const MAX_SUPPLY_WEEKS = 104;
 export const MIN_SUPPLY_TILE_ZOOM = 10;
 export const MAX_SUPPLY_TILE_ZOOM = 18;
+
+/** Property sales (market subgraph): the circle a sales search covers, and how many one answer lists. */
+export const DEFAULT_SALES_RADIUS_M = 500;
+export const MAX_SALES_RADIUS_M = 5000;
+export const DEFAULT_SALES_LIMIT = 50;
+export const MAX_SALES_LIMIT = 200;
+/** Comparable sales: the circle, the months back from the newest sale of the state and how many. */
+export const DEFAULT_COMPARABLE_RADIUS_M = 1500;
+export const MAX_COMPARABLE_RADIUS_M = 5000;
+export const DEFAULT_COMPARABLE_MONTHS = 24;
+export const MAX_COMPARABLE_MONTHS = 60;
+export const DEFAULT_COMPARABLES = 10;
+export const MAX_COMPARABLES = 50;

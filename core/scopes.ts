@@ -238,6 +238,12 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Property.demographics': ['locality.read'],
   'Query.demographicsAt': ['locality.read'],
   'Query.suburbDemographics': ['locality.read'],
+  // property sales are dossier records (spec 4.11); suburb trends are locality.read, their series routes locality.suburb
+  'Property.market_trends': ['locality.read'],
+  'Property.comparable_sales': ['dossier.read'],
+  'Query.propertySales': ['dossier.read'],
+  'Query.suburbMarket': ['locality.read', 'locality.suburb'],
+  'Query.suburbPipeline': ['locality.read', 'locality.suburb'],
 };
 
 /**
@@ -258,6 +264,19 @@ export const OPEN_FIELDS: readonly string[] = [
  * Property, which would make them a way round the table.
  */
 export const SCOPED_BY_PARENT: readonly string[] = [
+  // market (Property.market_trends, Property.comparable_sales, Query.propertySales, Query.suburbMarket)
+  'ApprovalPoint',
+  'ComparableSale',
+  'ComparableSales',
+  'ComparableSalesLayer',
+  'MarketQuarter',
+  'MarketTrendsLayer',
+  'MarketTypeSummary',
+  'PropertySale',
+  'PropertySales',
+  'SuburbMarket',
+  'SupplyPipeline',
+  'SupplyPipelineLayer',
   'Address',
   'AgeBand',
   'DemographicProfile',

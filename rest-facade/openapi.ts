@@ -29,10 +29,10 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Envelope: 'Building envelope, setbacks, cut/fill, contours (scope envelope.read).',
   Siting: 'Envelope fit, footprint clash and breach checks, async DEM earthworks (spec 4.11).',
   Locality: 'Schools, childcare, supermarkets, transport stops and amenity proximity (scope locality.read).',
-  'Suburb Trends': 'Quarterly median prices by suburb (scope locality.suburb).',
+  'Suburb Trends': 'Quarterly median prices and rents, growth, yields and approvals by suburb (scope locality.suburb).',
   Demographics:
     'Census 2021 demographic context of a place (its SA1 and suburb) and of a suburb by name (scope locality.read).',
-  'Property Sales': 'Property sales records (scope dossier.read).',
+  'Property Sales': 'Property sales records and comparable sales (scope dossier.read).',
   'Development Applications': 'Development-application lookups, statistics and the change feed (spec 4.6).',
   SPEAR: 'Victorian planning applications touching a lot, by point, bbox or PFI (scope spear.read).',
   Risk: 'Flood, bushfire (BAL) and contamination overlays at a coordinate (scope risk.read).',

@@ -5,6 +5,7 @@ import { buildDemographicsSubgraph } from './demographics/server.ts';
 import { buildDevelopmentSubgraph } from './development/server.ts';
 import { buildHazardsSubgraph } from './hazards/server.ts';
 import { buildLandSubgraph } from './land/server.ts';
+import { buildMarketSubgraph } from './market/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
 import { buildRoadsSubgraph } from './roads/server.ts';
 import { buildSoilSubgraph } from './soil/server.ts';
@@ -25,6 +26,7 @@ export const SUBGRAPHS = {
   development: buildDevelopmentSubgraph,
   supply: buildSupplySubgraph,
   demographics: buildDemographicsSubgraph,
+  market: buildMarketSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

@@ -157,8 +157,8 @@ describe('/graphql operation limits', () => {
       [nestedAliases(31), 'aliases 31 (limit 30)'],
       [aliases(26, '__typename'), 'root fields 26 (limit 25)'],
       [
-        `{ parcelAt(lat: 1, lng: 2, state: "VIC") { ...F ...F } } fragment F on CadastreLayer { ${Array.from({ length: 251 }, (_, i) => `f${i}: status`).join(' ')} }`,
-        'aliases 502 (limit 30), selected fields 503 (limit 500)',
+        `{ parcelAt(lat: 1, lng: 2, state: "VIC") { ...F ...F } } fragment F on CadastreLayer { ${Array.from({ length: 501 }, (_, i) => `f${i}: status`).join(' ')} }`,
+        'aliases 1002 (limit 30), selected fields 1003 (limit 1000)',
       ],
     ];
     for (const [query, named] of cases) {
@@ -174,9 +174,9 @@ describe('/graphql operation limits', () => {
     );
     const query = `{ ...L0 } ${levels.join(' ')}`;
     const res = await request(t.app).post('/graphql').set(bearer(t.key)).send({ query }).expect(400);
-    // 2^16 fields once spread; counting stops at 10,000, so the values are lower bounds.
+    // 2^16 fields once spread; counting stops at 20,000, so the values are lower bounds.
     expect(res.body.error).toMatch(
-      /^The operation is over its limits: aliases over \d+ \(limit 30\), .*selected fields over \d+ \(limit 500\)/,
+      /^The operation is over its limits: aliases over \d+ \(limit 30\), .*selected fields over \d+ \(limit 1000\)/,
     );
   });
 

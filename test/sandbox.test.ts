@@ -8,6 +8,7 @@ import { type Database, openDatabase } from '../core/db.ts';
 import { generateSandbox, planSandbox, SANDBOX_STATES, sandboxSnapshotId } from '../prisma/sandbox/generate.ts';
 import { isSandboxLoaded, isSandboxLoadedAtAnySize, sandboxSamples, seedSandbox } from '../prisma/sandbox/load.ts';
 import { layoutBlock } from '../prisma/sandbox/lots.ts';
+import { DELETE_MARKET, seedMarketIn } from '../prisma/sandbox/market.ts';
 import { creekCentreV, creekLines } from '../prisma/sandbox/planning.ts';
 import { Rng } from '../prisma/sandbox/random.ts';
 import type { SandboxTable, SandboxTables } from '../prisma/sandbox/rows.ts';
@@ -476,7 +477,7 @@ describe('sandbox loaded into PostGIS', () => {
     try {
       // v1 (no version in the id), v2 (no roads, UGB, climate zones or terrain), v3 (no soil or land layers), v4 and
       // v5 (no hazards), v6 (no development applications), v7 (no SPEAR or land supply), v8 (one of the two) and
-      // v9 (no Census demographics) all reload
+      // v9 (no Census demographics, market sales, rents or approvals) all reload
       for (const older of [
         `sandbox-${SEED}-15000`,
         `sandbox-v2-${SEED}-15000`,
@@ -496,6 +497,42 @@ describe('sandbox loaded into PostGIS', () => {
     } finally {
       await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [current]);
     }
+  });
+
+  it('writes market rows on its own addresses and parcels, the same again from the same seed, in about a second', async () => {
+    const digest = async () =>
+      (
+        await db.query<{ d: string }>(`SELECT md5(string_agg(x, ',' ORDER BY x)) AS d FROM (
+          SELECT source_record_id || price || contract_date || property_type || coalesce(area_m2, 0) AS x FROM market.sale WHERE dataset = 'sandbox'
+          UNION ALL SELECT area || dwelling_type || quarter || median_weekly_rent || new_bonds FROM market.rent_bond WHERE dataset = 'sandbox'
+          UNION ALL SELECT sa2_code || period || building_type || value FROM market.building_approval WHERE dataset = 'sandbox') r`)
+      )[0]!.d;
+    for (const state of SANDBOX_STATES) {
+      expect(
+        await count(`SELECT count(*) FROM market.sale WHERE dataset = 'sandbox' AND state = $1`, [state]),
+      ).toBeGreaterThan(1000);
+    }
+    // every sale is of a sandbox address on its parcel, at its point
+    expect(
+      await count(`SELECT count(*) FROM market.sale s LEFT JOIN address.address_detail a ON a.dataset = s.dataset
+        AND a.gnaf_pid = s.gnaf_pid AND a.parcel_pfi = s.parcel_pfi AND ST_Equals(a.geom, s.geom)
+        WHERE s.dataset = 'sandbox' AND a.gnaf_pid IS NULL`),
+    ).toBe(0);
+    // every suburb: 24 quarters of house and unit rents, 72 months of two building types
+    const suburbs = await count(`SELECT count(*) FROM address.locality WHERE dataset = 'sandbox'`);
+    expect(await count(`SELECT count(*) FROM market.rent_bond WHERE dataset = 'sandbox'`)).toBe(suburbs * 24 * 2);
+    expect(await count(`SELECT count(*) FROM market.building_approval WHERE dataset = 'sandbox'`)).toBe(
+      suburbs * 72 * 2,
+    );
+    const before = await digest();
+    const started = performance.now();
+    await db.transaction(async (query) => {
+      for (const sql of DELETE_MARKET) await query(sql, ['sandbox']);
+      await seedMarketIn(query, 'sandbox', SEED);
+    });
+    const ms = performance.now() - started;
+    expect(await digest()).toBe(before);
+    expect(ms).toBeLessThan(15_000);
   });
 
   it("writes G-NAF's national authority codes and the sandbox states", async () => {
@@ -769,6 +806,15 @@ describe('sandbox loaded into PostGIS', () => {
       'land-values:NSW',
       'land-values:QLD',
       'land-values:VIC',
+      'market-approvals:NSW',
+      'market-approvals:QLD',
+      'market-approvals:VIC',
+      'market-rents:NSW',
+      'market-rents:QLD',
+      'market-rents:VIC',
+      'market-sales:NSW',
+      'market-sales:QLD',
+      'market-sales:VIC',
       'planning:NSW',
       'planning:QLD',
       'planning:VIC',

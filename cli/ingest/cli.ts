@@ -29,7 +29,10 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
        landgraph ingest development-applications <file> --format planningalerts|nsw-portal (see its --help)
        landgraph ingest spear <file> (see its --help)
        landgraph ingest census --datapack <dir> [--geography SAL|SA1] (see its --help)
-       landgraph ingest census-boundaries --geography SAL|SA1 --file <file> (see its --help)`;
+       landgraph ingest census-boundaries --geography SAL|SA1 --file <file> (see its --help)
+       landgraph ingest nsw-sales <file|zip|folder> (see its --help)
+       landgraph ingest nsw-rental-bonds --lodgements <csv> [--holdings <csv>] (see its --help)
+       landgraph ingest abs-building-approvals <csv> (see its --help)`;
 
 const n = (value: number) => value.toLocaleString('en-AU');
 

@@ -2,13 +2,14 @@
  * The sandbox dataset: a deterministic demo of six real suburbs (two each in VIC, NSW and QLD)
  * with generated streets, parcels, G-NAF-style addresses, zones, overlays, coverage, road
  * centrelines, urban growth boundaries, climate zones, a terrain model, easements, building
- * footprints, land values, hazards, development applications and land supply, for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
+ * footprints, land values, hazards, development applications, land supply and market data (sales, rents, bonds, approvals), for dataset 'sandbox'. Pure and seeded: the same options give byte-identical batches.
  */
 import { Batcher } from './batcher.ts';
 import { censusRows } from './census.ts';
 import { DA_MODELLED_ON } from './development.ts';
 import { SPEAR_MODELLED_ON } from './spear.ts';
 import { pushSupplyRows, SUPPLY_MODELLED_ON } from './supply.ts';
+import { MARKET_MODELLED_ON } from './market.ts';
 import { IdMint } from './identifiers.ts';
 import { separateSuburbs } from './placement.ts';
 import { heritageCount } from './planning.ts';
@@ -42,6 +43,9 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'spear',
   'land-supply',
   'demographics',
+  'market-sales',
+  'market-rents',
+  'market-approvals',
 ];
 
 export interface SandboxOptions {
@@ -74,7 +78,7 @@ export function sandboxParcels(options: SandboxOptions): number {
  * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil, easements,
  * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
  * v6: no development applications; v7: no SPEAR applications or land supply; v8: SPEAR applications or land supply,
- * the name each branch gave its half; v9: no Census demographics)
+ * the name each branch gave its half; v9: no Census demographics, market sales, rents, bonds or building approvals)
  * reloads it on the next start.
  */
 export const SANDBOX_VERSION = 'v10';
@@ -183,6 +187,9 @@ const SOURCES: Record<
       QLD: 'the ABS General Community Profile DataPacks and ASGS 2021 SAL and SA1 boundaries',
     },
   },
+  'market-sales': { what: 'property sales', modelledOn: MARKET_MODELLED_ON['market-sales'] },
+  'market-rents': { what: 'rents and rental bonds', modelledOn: MARKET_MODELLED_ON['market-rents'] },
+  'market-approvals': { what: 'building approvals', modelledOn: MARKET_MODELLED_ON['market-approvals'] },
 };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {

@@ -17,6 +17,7 @@
  */
 import { rollupWeeksIn } from '../../core/land-supply.ts';
 import { SUPPLY_LAST_WEEK, weekAt } from './supply.ts';
+import { seedMarketIn } from './market.ts';
 import type { Database, QueryFn } from '../../core/db.ts';
 import { AUTHORITY_ROWS } from '../../subgraphs/address/matching/vocabulary.ts';
 import {
@@ -111,6 +112,8 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
     if (failure) throw failure.error;
     // the land-supply series are read from the weekly rollup: roll up the sandbox's year of weeks
     await rollupWeeksIn(query, SANDBOX_DATASET, weekAt(0), SUPPLY_LAST_WEEK);
+    // the market rows are drawn from the sandbox's addresses and localities, set-based (prisma/sandbox/market.ts)
+    await seedMarketIn(query, SANDBOX_DATASET, options.seed);
   });
   await db.exec(ANALYZE_TABLES);
   result.ms = Math.round(performance.now() - started);

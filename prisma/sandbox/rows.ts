@@ -26,7 +26,10 @@ export type SourceLayer =
   | 'development-applications'
   | 'spear'
   | 'land-supply'
-  | 'demographics';
+  | 'demographics'
+  | 'market-sales'
+  | 'market-rents'
+  | 'market-approvals';
 
 export interface StateRow {
   state_pid: string;

@@ -4,6 +4,7 @@
  * round trip and one parse whatever its size. Values are always bound, never spliced.
  */
 import type { SandboxTable, SandboxTables } from './rows.ts';
+import { DELETE_MARKET } from './market.ts';
 
 export interface Writer<R> {
   readonly sql: string;
@@ -654,6 +655,7 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM supply.estate WHERE dataset = $1',
   'DELETE FROM census.boundary WHERE dataset = $1',
   'DELETE FROM census.profile WHERE dataset = $1',
+  ...DELETE_MARKET,
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
@@ -671,4 +673,5 @@ export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, ad
   land.easement, land.building_footprint, land.land_value, land.coverage,
   hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage,
   development.application, development.spear_application,
-  supply.estate, supply.lot, supply.lot_snapshot, supply.weekly_rollup, census.boundary, census.profile`;
+  supply.estate, supply.lot, supply.lot_snapshot, supply.weekly_rollup, census.boundary, census.profile,
+  market.sale, market.rent_bond, market.building_approval`;

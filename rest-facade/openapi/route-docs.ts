@@ -13,6 +13,7 @@ import { ROADS_ROUTE_DOCS } from './roads-docs.ts';
 import { DEVELOPMENT_ROUTE_DOCS } from './development-docs.ts';
 import { SPEAR_ROUTE_DOCS } from './spear-docs.ts';
 import { SUPPLY_ROUTE_DOCS } from './supply-docs.ts';
+import { MARKET_ROUTE_DOCS } from './market-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -229,4 +230,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...SPEAR_ROUTE_DOCS,
   ...SUPPLY_ROUTE_DOCS,
   ...DEMOGRAPHICS_ROUTE_DOCS,
+  ...MARKET_ROUTE_DOCS,
 };

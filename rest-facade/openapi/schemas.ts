@@ -13,6 +13,7 @@ import { ROADS_SCHEMAS } from './roads-docs.ts';
 import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
 import { SPEAR_SCHEMAS } from './spear-docs.ts';
 import { SUPPLY_SCHEMAS } from './supply-docs.ts';
+import { MARKET_SCHEMAS } from './market-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -549,4 +550,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...SPEAR_SCHEMAS,
   ...SUPPLY_SCHEMAS,
   ...DEMOGRAPHICS_SCHEMAS,
+  ...MARKET_SCHEMAS,
 };

@@ -33,6 +33,13 @@ import {
   landSupplySuburb,
 } from './supply.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
+import {
+  propertySales,
+  propertySalesComparables,
+  suburbTrendPrices,
+  suburbTrendRents,
+  suburbTrends,
+} from './market.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
 export const ROUTES: RouteDefinition[] = [
@@ -86,4 +93,9 @@ export const ROUTES: RouteDefinition[] = [
   landSupplyLotTiles,
   localityDemographics,
   localitySuburbDemographics,
+  propertySales,
+  propertySalesComparables,
+  suburbTrends,
+  suburbTrendPrices,
+  suburbTrendRents,
 ] as RouteDefinition[];

@@ -17,6 +17,7 @@ import { SOIL_FIELDS } from './soil.ts';
 import { DEMOGRAPHICS_SUMMARY_FIELDS } from './demographics.ts';
 import { DA_FIELDS, DA_LAYER_FIELDS } from './development-shape.ts';
 import { SPEAR_FIELDS, SPEAR_LAYER_FIELDS } from './spear-shape.ts';
+import { GRAPH_MARKET_FIELDS } from './market.ts';
 import {
   BUILDING_FIELDS,
   EASEMENT_FIELDS,
@@ -130,6 +131,14 @@ export const PROPERTY_LAYERS = [
     name: 'demographics',
     scope: 'locality.read',
     selection: `demographics { ${DEMOGRAPHICS_SUMMARY_FIELDS} }`,
+    toRest: (data: unknown) => data,
+  },
+  {
+    // the suburb's market (spec 2.6 "market trends"): suburb trends are locality.read (spec 4.11)
+    name: 'market_trends',
+    scope: 'locality.read',
+    // the headline figures: the quarterly series are on /api/suburb-trends (the operation's field limit)
+    selection: `market_trends { ${DATED_LAYER_FIELDS} data { ${GRAPH_MARKET_FIELDS} } }`,
     toRest: (data: unknown) => data,
   },
 ] as const;

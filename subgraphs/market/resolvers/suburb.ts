@@ -1,0 +1,91 @@
+import type { LayerResult, Provenance } from '../../../core/layer.ts';
+import { guardLayer, layerEmpty, layerOk, oldestFreshness } from '../../../core/layer.ts';
+import type { PipelineRow } from '../sql.ts';
+import type { MarketContext } from '../data.ts';
+import type { SuburbMarketModel } from '../trends.ts';
+import { judged } from './layers.ts';
+
+/**
+ * A suburb's market as a layer: not_covered where the state holds no sales source, no_data where
+ * the suburb has neither sales nor rents nor approvals; `unknown` says the suburb is not one the
+ * data knows at all (the REST route's 404).
+ */
+export async function suburbLayer(
+  ctx: MarketContext,
+  state: string,
+  suburb: string,
+  postcode: string | null,
+  propertyType: string | null,
+): Promise<LayerResult<SuburbMarketModel> & { unknown?: boolean }> {
+  let unknown = false;
+  const layer = await judged<SuburbMarketModel>(ctx, 'market-sales', state, 'market trends', async (provenance) => {
+    const found = await ctx.market.suburb(state, suburb, postcode, propertyType);
+    unknown = !found.known;
+    const { market } = found;
+    if (market.quarters.length === 0 && market.approvals.length === 0) {
+      return { data: null, empty: `No sales, rents or approvals are held for ${market.suburb} ${state}.` };
+    }
+    // the trends mix the sales source's credit with the rents' and approvals' where those are in
+    const credits = [provenance];
+    if (market.quarters.some((q) => q.median_weekly_rent !== null)) {
+      const rents = await ctx.market.provenance('market-rents', state);
+      if (rents) credits.push(rents);
+    }
+    if (market.approvals.length > 0) {
+      const approvals = await ctx.market.provenance('market-approvals', state);
+      if (approvals) credits.push(approvals);
+    }
+
+    const join = (pick: (p: (typeof credits)[number]) => string) => [...new Set(credits.map(pick))].join(' | ');
+    return {
+      data: market,
+      empty: '',
+      credit: {
+        source: join((p) => p.source),
+        attribution: join((p) => p.attribution),
+        license: join((p) => p.license),
+      },
+    };
+  });
+  return { ...layer, unknown };
+}
+
+/**
+ * A suburb's supply pipeline: its development applications and land-supply lots, credited with
+ * the sources its counts come from; not_covered where the state holds neither.
+ */
+export async function pipelineLayer(ctx: MarketContext, state: string, suburb: string) {
+  return guardLayer('supply pipeline', async () => {
+    const [das, supply] = await Promise.all([
+      ctx.market.provenance('development-applications', state),
+      ctx.market.provenance('land-supply', state),
+    ]);
+    if (!das && !supply) {
+      return layerEmpty<PipelineRow>(
+        'not_covered',
+        `No development applications or land supply are held for ${state}.`,
+      );
+    }
+    const pipeline = await ctx.market.pipeline(state, suburb);
+    const credits = [
+      ...(das && pipeline.das_pending + pipeline.das_approved > 0 ? [das] : []),
+      ...(supply && pipeline.lots_available + pipeline.estates_selling > 0 ? [supply] : []),
+    ];
+    if (credits.length === 0) {
+      return layerEmpty<PipelineRow>(
+        'no_data',
+        `No development application or land-supply lot names ${suburb.toUpperCase()}.`,
+        das ?? supply,
+      );
+    }
+    const join = (pick: (p: Provenance) => string) => [...new Set(credits.map(pick))].join(' | ');
+    return {
+      ...layerOk(pipeline, {
+        source: join((p) => p.source),
+        attribution: join((p) => p.attribution),
+        license: join((p) => p.license),
+      }),
+      freshness: oldestFreshness(credits.map((c) => c.freshness)),
+    };
+  });
+}

@@ -1,0 +1,226 @@
+import { Prisma } from '../../generated/prisma/client.ts';
+
+/** The market layers as dataset_source names them. */
+export type MarketLayerName = 'market-sales' | 'market-rents' | 'market-approvals';
+
+export type SaleRow = {
+  id: string;
+  state: string;
+  contract_date: string | null;
+  settlement_date: string | null;
+  price: number;
+  property_type: string;
+  nature_of_property: string | null;
+  primary_purpose: string | null;
+  area: number | null;
+  area_unit: string | null;
+  area_m2: number | null;
+  address: string | null;
+  locality: string | null;
+  postcode: string | null;
+  zoning: string | null;
+  strata_lot_number: string | null;
+  dealing_number: string | null;
+  legal_description: string | null;
+  gnaf_pid: string | null;
+  parcel_pfi: string | null;
+  location: { lat: number; lng: number } | null;
+  distance_m: number | null;
+  attribution: string;
+  license: string;
+};
+
+export type ComparableRow = SaleRow & {
+  score: number;
+  distance_score: number;
+  recency_score: number;
+  size_score: number;
+};
+
+/** The date a sale is dated by: its contract date, else (archive records) its settlement date. */
+const SALE_DATE = Prisma.sql`coalesce(s.contract_date, s.settlement_date)`;
+
+const SALE_COLUMNS = Prisma.sql`s.source || ':' || s.source_record_id AS id, s.state,
+  s.contract_date::text AS contract_date, s.settlement_date::text AS settlement_date, s.price, s.property_type,
+  s.nature_of_property, s.primary_purpose, s.area, s.area_unit, s.area_m2, s.address, s.locality, s.postcode,
+  s.zoning, s.strata_lot_number, s.dealing_number, s.legal_description, s.gnaf_pid, s.parcel_pfi,
+  CASE WHEN s.geom IS NULL THEN NULL ELSE json_build_object('lat', ST_Y(s.geom), 'lng', ST_X(s.geom)) END AS location,
+  s.attribution, s.license`;
+
+export type SalesFilter =
+  | { kind: 'near'; lng: number; lat: number; radius_m: number; state: string | null }
+  | { kind: 'parcel'; state: string; parcel_pfi: string }
+  | { kind: 'address'; gnaf_pid: string };
+
+const point = (lng: number, lat: number) => Prisma.sql`ST_SetSRID(ST_MakePoint(${lng}, ${lat}), 4326)`;
+
+/** Sales of a place (a circle, a parcel or an address), newest first, one past the limit so the caller knows it was reached. */
+export function SALES(
+  dataset: string,
+  where: SalesFilter,
+  since: string | null,
+  until: string | null,
+  propertyType: string | null,
+  limit: number,
+) {
+  const place =
+    where.kind === 'near'
+      ? Prisma.sql`s.geom IS NOT NULL AND ST_DWithin(s.geom::geography, ${point(where.lng, where.lat)}::geography, ${where.radius_m})
+          ${where.state ? Prisma.sql`AND s.state = ${where.state}` : Prisma.empty}`
+      : where.kind === 'parcel'
+        ? Prisma.sql`s.state = ${where.state} AND s.parcel_pfi = ${where.parcel_pfi}`
+        : Prisma.sql`s.gnaf_pid = ${where.gnaf_pid}`;
+  const distance =
+    where.kind === 'near'
+      ? Prisma.sql`ST_Distance(s.geom::geography, ${point(where.lng, where.lat)}::geography)`
+      : Prisma.sql`NULL::float8`;
+  return Prisma.sql`
+    SELECT ${SALE_COLUMNS}, ${distance} AS distance_m FROM market.sale s
+    WHERE s.dataset = ${dataset} AND ${place}
+      ${since ? Prisma.sql`AND ${SALE_DATE} >= ${since}::date` : Prisma.empty}
+      ${until ? Prisma.sql`AND ${SALE_DATE} <= ${until}::date` : Prisma.empty}
+      ${propertyType ? Prisma.sql`AND s.property_type = ${propertyType}` : Prisma.empty}
+    ORDER BY ${SALE_DATE} DESC NULLS LAST, s.source_record_id
+    LIMIT ${limit + 1}`;
+}
+
+/** The newest sale of a parcel: the type and size a comparable search compares by default. */
+export const LAST_SALE_OF_PARCEL = (dataset: string, state: string, pfi: string) => Prisma.sql`
+  SELECT s.property_type, s.area_m2 FROM market.sale s
+  WHERE s.dataset = ${dataset} AND s.state = ${state} AND s.parcel_pfi = ${pfi}
+  ORDER BY ${SALE_DATE} DESC NULLS LAST LIMIT 1`;
+
+/** The newest sale date of a state's data: recency and the latest full quarter are measured from it. */
+export const NEWEST_SALE = (dataset: string, state: string) => Prisma.sql`
+  SELECT max(${SALE_DATE})::text AS newest FROM market.sale s WHERE s.dataset = ${dataset} AND s.state = ${state}`;
+
+/**
+ * Sales of one type within radius_m of a point and `months` of asOf, other than the subject
+ * parcel's own, scored (see ComparableSale in schema.graphql) and ranked best first.
+ */
+export const COMPARABLES = (
+  dataset: string,
+  state: string,
+  lng: number,
+  lat: number,
+  propertyType: string,
+  areaM2: number | null,
+  radiusM: number,
+  months: number,
+  asOf: string,
+  excludePfi: string | null,
+  limit: number,
+) => Prisma.sql`
+  WITH c AS (
+    SELECT ${SALE_COLUMNS}, ST_Distance(s.geom::geography, ${point(lng, lat)}::geography) AS distance_m,
+      (${asOf}::date - ${SALE_DATE}) / 30.4375 AS months_ago
+    FROM market.sale s
+    WHERE s.dataset = ${dataset} AND s.state = ${state} AND s.property_type = ${propertyType} AND s.geom IS NOT NULL
+      AND ST_DWithin(s.geom::geography, ${point(lng, lat)}::geography, ${radiusM})
+      AND ${SALE_DATE} > (${asOf}::date - make_interval(months => ${months}::int)) AND ${SALE_DATE} <= ${asOf}::date
+      ${excludePfi ? Prisma.sql`AND s.parcel_pfi IS DISTINCT FROM ${excludePfi}` : Prisma.empty}
+  ), scored AS (
+    SELECT c.*, greatest(0, 1 - c.distance_m / ${radiusM}::float8) AS distance_score,
+      greatest(0, 1 - c.months_ago / ${months}::float8) AS recency_score,
+      CASE WHEN c.area_m2 IS NULL OR ${areaM2}::float8 IS NULL THEN 0.5
+        ELSE least(c.area_m2, ${areaM2}::float8) / greatest(c.area_m2, ${areaM2}::float8) END AS size_score
+    FROM c
+  )
+  SELECT scored.*, 0.5 * distance_score + 0.3 * recency_score + 0.2 * size_score AS score
+  FROM scored ORDER BY score DESC, distance_m, id LIMIT ${limit}`;
+
+/** The suburb's postcode: the caller's, else the one most of its sales carry, else its G-NAF locality's. */
+export const SUBURB_POSTCODE = (dataset: string, state: string, suburb: string) => Prisma.sql`
+  SELECT coalesce(
+    (SELECT mode() WITHIN GROUP (ORDER BY s.postcode) FROM market.sale s
+     WHERE s.dataset = ${dataset} AND s.state = ${state} AND upper(s.locality) = ${suburb} AND s.postcode IS NOT NULL),
+    (SELECT l.postcode FROM address.locality l
+     WHERE l.dataset = ${dataset} AND l.state = ${state} AND upper(l.locality_name) = ${suburb} AND l.postcode IS NOT NULL
+     ORDER BY l.locality_pid LIMIT 1)) AS postcode,
+    EXISTS (SELECT 1 FROM address.locality l
+     WHERE l.dataset = ${dataset} AND l.state = ${state} AND upper(l.locality_name) = ${suburb}) AS known_locality`;
+
+/** Quarterly sale counts and medians of a suburb per type (a median only from `min` sales up). */
+export const SUBURB_QUARTERS = (dataset: string, state: string, suburb: string, min: number) => Prisma.sql`
+  SELECT s.property_type, date_trunc('quarter', ${SALE_DATE})::date::text AS quarter, count(*)::int AS sales,
+    CASE WHEN count(*) >= ${min} THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) END AS median_price
+  FROM market.sale s
+  WHERE s.dataset = ${dataset} AND s.state = ${state} AND upper(s.locality) = ${suburb} AND ${SALE_DATE} IS NOT NULL
+  GROUP BY s.property_type, date_trunc('quarter', ${SALE_DATE}) ORDER BY 2, 1`;
+
+/**
+ * Trailing-year windows of a suburb's sales per type: k = 0 is the year to `end` (the end of
+ * the latest full quarter), k = 1, 3, 5 the same four quarters k years earlier.
+ */
+export const SUBURB_WINDOWS = (dataset: string, state: string, suburb: string, end: string) => Prisma.sql`
+  SELECT s.property_type, w.k, count(*)::int AS sales, percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) AS median_price
+  FROM market.sale s
+  JOIN unnest(ARRAY[0, 1, 3, 5]) AS w(k)
+    ON ${SALE_DATE} > ${end}::date - make_interval(years => w.k + 1) AND ${SALE_DATE} <= ${end}::date - make_interval(years => w.k)
+  WHERE s.dataset = ${dataset} AND s.state = ${state} AND upper(s.locality) = ${suburb}
+  GROUP BY s.property_type, w.k`;
+
+export type RentRow = {
+  area_kind: 'suburb' | 'postcode';
+  dwelling_type: string;
+  quarter: string;
+  median_weekly_rent: number | null;
+  new_bonds: number | null;
+  bonds_held: number | null;
+};
+
+/** Quarterly rents and bonds of a suburb (bedrooms not split), by the suburb's name or its postcode. */
+export const SUBURB_RENTS = (dataset: string, state: string, suburb: string, postcode: string | null) => Prisma.sql`
+  SELECT r.area_kind, r.dwelling_type, r.quarter::text AS quarter, r.median_weekly_rent, r.new_bonds, r.bonds_held
+  FROM market.rent_bond r
+  WHERE r.dataset = ${dataset} AND r.state = ${state} AND r.bedrooms = 'all'
+    AND ((r.area_kind = 'suburb' AND upper(r.area) = ${suburb})
+      ${postcode ? Prisma.sql`OR (r.area_kind = 'postcode' AND r.area = ${postcode})` : Prisma.empty})
+  ORDER BY r.quarter, r.dwelling_type`;
+
+export type ApprovalRow = {
+  sa2_code: string;
+  sa2_name: string | null;
+  quarter: string;
+  dwelling_type: string;
+  value: number;
+};
+
+/**
+ * Dwelling units approved in the suburb's SA2, summed per quarter: the SA2 whose name is the
+ * suburb's, or starts with it ("Castle Hill - North"); dwelling units (measure 1), all sectors.
+ */
+export const SUBURB_APPROVALS = (dataset: string, state: string, suburb: string) => Prisma.sql`
+  SELECT a.sa2_code, min(a.sa2_name) AS sa2_name, date_trunc('quarter', a.period)::date::text AS quarter, a.dwelling_type,
+    sum(a.value)::float8 AS value
+  FROM market.building_approval a
+  WHERE a.dataset = ${dataset} AND a.state = ${state} AND a.measure = '1' AND a.sector = '9'
+    AND (upper(a.sa2_name) = ${suburb} OR upper(a.sa2_name) LIKE ${suburb} || ' - %' OR upper(a.sa2_name) LIKE ${suburb} || ' (%')
+  GROUP BY a.sa2_code, date_trunc('quarter', a.period), a.dwelling_type
+  ORDER BY a.sa2_code, 3, 4`;
+
+export type PipelineRow = {
+  das_pending: number;
+  dwellings_pending: number;
+  das_approved: number;
+  dwellings_approved: number;
+  lots_available: number;
+  estates_selling: number;
+};
+
+/**
+ * The suburb's development applications (P7) in assessment and approved, with the dwellings they
+ * propose, and its land-supply lots available now and estates selling: counts only, by suburb name.
+ */
+export const SUBURB_PIPELINE = (dataset: string, state: string, suburb: string) => Prisma.sql`
+  SELECT
+    count(*) FILTER (WHERE d.status IN ('lodged', 'under_assessment'))::int AS das_pending,
+    coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status IN ('lodged', 'under_assessment')), 0)::int AS dwellings_pending,
+    count(*) FILTER (WHERE d.status = 'approved')::int AS das_approved,
+    coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status = 'approved'), 0)::int AS dwellings_approved,
+    (SELECT count(*)::int FROM supply.lot l WHERE l.dataset = ${dataset} AND l.state = ${state}
+      AND upper(l.suburb) = ${suburb} AND l.sales_status = 'available') AS lots_available,
+    (SELECT count(*)::int FROM supply.estate e WHERE e.dataset = ${dataset} AND e.state = ${state}
+      AND upper(e.suburb) = ${suburb} AND e.status = 'selling') AS estates_selling
+  FROM development.application d
+  WHERE d.dataset = ${dataset} AND d.state = ${state} AND upper(d.suburb) = ${suburb}`;

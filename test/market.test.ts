@@ -1,0 +1,396 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBURB_METRIC_NAMES } from '../core/suburb-metrics.ts';
+import { COMPARABLES } from '../subgraphs/market/sql.ts';
+import { marketSuburbMetrics } from '../subgraphs/market/suburb-metrics.ts';
+import {
+  MIN_SALES_PER_YEAR,
+  growthPct,
+  grossYieldPct,
+  latestFullQuarterEnd,
+  quarterLabel,
+  suburbMarket,
+} from '../subgraphs/market/trends.ts';
+import type { TestRuntime } from './support/runtime.ts';
+import { createTestKey, testRuntime } from './support/runtime.ts';
+
+/*
+ * The market layer (sales, comparables, suburb trends) on the sandbox and on hand-made rows: the
+ * graph, the REST routes, the growth and yield math, the comparables' ranking, the scopes, the
+ * property-graph layer and the suburb-analytics provider.
+ */
+
+type Place = { parcel_pfi: string; state: string; lat: number; lng: number; gnaf_pid: string; locality: string };
+type Body = Record<string, unknown> & { data: Array<Record<string, unknown>> };
+
+/** Hand-made sales of a made-up Tasmanian suburb in the live dataset (see the trends test). */
+const TAS = 'MARKETVILLE';
+const RANK = 'market_rank';
+
+describe('market', () => {
+  let t: TestRuntime;
+  let live: string;
+  const get = (path: string, query: Record<string, string | number> = {}, key = t.key) =>
+    request(t.app).get(path).query(query).set('Authorization', `Bearer ${key}`);
+  const graphql = (query: string, key = t.key) =>
+    request(t.app).post('/graphql').set('Authorization', `Bearer ${key}`).send({ query });
+
+  /** A sandbox house that sold, with its address. */
+  async function soldHouse(state: string): Promise<Place> {
+    const [row] = await t.runtime.db.query<Place>(
+      `SELECT s.parcel_pfi, s.state, ST_Y(s.geom) AS lat, ST_X(s.geom) AS lng, s.gnaf_pid, s.locality
+       FROM market.sale s WHERE s.dataset = 'sandbox' AND s.state = $1 AND s.property_type = 'house'
+       ORDER BY s.source_record_id LIMIT 1`,
+      [state],
+    );
+    if (!row) throw new Error(`no sandbox ${state} house sale`);
+    return { ...row, lat: Number(row.lat), lng: Number(row.lng) };
+  }
+
+  async function cleanUp() {
+    await t.runtime.db.exec(`
+      DELETE FROM market.sale WHERE (dataset = 'live' AND state = 'TAS') OR dataset = '${RANK}';
+      DELETE FROM market.rent_bond WHERE dataset = 'live' AND state = 'TAS';
+      DELETE FROM public.dataset_source WHERE dataset = 'live' AND state = 'TAS' AND layer LIKE 'market-%';`);
+    t.runtime.catalog.invalidate();
+  }
+
+  /** A live TAS house sale of MARKETVILLE on a date at a price. */
+  const sale = (id: string, date: string, price: number) =>
+    `('live', 'test', '${id}', 'TAS', DATE '${date}', DATE '${date}' + 30, ${price}, 'house', '${TAS}', '7000',
+      ST_SetSRID(ST_MakePoint(147.32, -42.88), 4326), 'test sales', 'CC BY 4.0')`;
+
+  let nsw: Place;
+  beforeAll(async () => {
+    t = await testRuntime();
+    live = await createTestKey(t.runtime, { kind: 'live', scopes: ['locality.suburb', 'dossier.read'] });
+    nsw = await soldHouse('NSW');
+    await cleanUp();
+    // the latest full quarter ends 2025-06-30 (the newest sale); four trailing-year windows:
+    // k=0 10 sales 500k..590k (median 545k), k=1 10 sales 400k..490k (445k), k=3 9 sales (too few), k=5 10 at 300k
+    const rows: string[] = [];
+    for (let i = 0; i < 10; i += 1)
+      rows.push(sale(`k0-${i}`, i === 9 ? '2025-06-30' : `2025-04-${10 + i}`, 500_000 + i * 10_000));
+    for (let i = 0; i < 10; i += 1) rows.push(sale(`k1-${i}`, `2024-04-${10 + i}`, 400_000 + i * 10_000));
+    for (let i = 0; i < 9; i += 1) rows.push(sale(`k3-${i}`, `2022-04-${10 + i}`, 350_000));
+    for (let i = 0; i < 10; i += 1) rows.push(sale(`k5-${i}`, `2020-04-${10 + i}`, 300_000));
+    await t.runtime.db.exec(`
+      INSERT INTO market.sale (dataset, source, source_record_id, state, contract_date, settlement_date, price,
+        property_type, locality, postcode, geom, attribution, license) VALUES ${rows.join(',\n')};
+      INSERT INTO market.rent_bond (dataset, source, state, area_kind, area, dwelling_type, bedrooms, quarter,
+        median_weekly_rent, new_bonds, bonds_held, attribution, license)
+      VALUES ('live', 'test', 'TAS', 'postcode', '7000', 'house', 'all', DATE '2025-04-01', 600, 31, 280, 'test rents', 'CC BY 4.0');
+      INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id) VALUES
+        ('live', 'market-sales', 'TAS', 'test sales', 'CC BY 4.0', 'market-test'),
+        ('live', 'market-rents', 'TAS', 'test rents', 'CC BY 4.0', 'market-test');`);
+    t.runtime.catalog.invalidate();
+  });
+
+  afterAll(async () => {
+    await cleanUp();
+  });
+
+  describe('the trends math', () => {
+    it('takes the latest full quarter from the newest sale', () => {
+      expect(latestFullQuarterEnd('2025-09-30')).toBe('2025-09-30');
+      expect(latestFullQuarterEnd('2025-09-29')).toBe('2025-06-30');
+      expect(latestFullQuarterEnd('2025-01-01')).toBe('2024-12-31');
+      expect(quarterLabel('2025-07-01')).toBe('2025-Q3');
+    });
+
+    it('growth is the change in per cent, yield a year of rent over the price', () => {
+      expect(growthPct(545_000, 445_000)).toBe(22.5);
+      expect(growthPct(90, 100)).toBe(-10);
+      expect(growthPct(null, 100)).toBeNull();
+      expect(grossYieldPct(600, 545_000)).toBe(5.72);
+      expect(grossYieldPct(600, null)).toBeNull();
+    });
+
+    it('a median needs enough sales, and says why it is null', () => {
+      const market = suburbMarket({
+        state: 'TAS',
+        suburb: 'X',
+        postcode: null,
+        end: '2025-06-30',
+        quarters: [{ property_type: 'house', quarter: '2025-04-01', sales: 9, median_price: null }],
+        windows: [{ property_type: 'house', k: 0, sales: MIN_SALES_PER_YEAR - 1, median_price: 500_000 }],
+        rents: [],
+        approvals: [],
+      });
+      expect(market.summary[0]).toMatchObject({ median_price_12m: null, growth_1y_pct: null, gross_yield_pct: null });
+      expect(market.summary[0]!.notes.join(' ')).toMatch(/Fewer than 10 sales in the trailing year \(9\)/);
+    });
+
+    it('answers hand-made rows through /api/suburb-trends with the figures worked by hand', async () => {
+      const res = await get(`/api/suburb-trends/TAS/${TAS.toLowerCase()}`, {}, live);
+      expect(res.status).toBe(200);
+      expect(res.body.latest_quarter).toBe('2025-Q2');
+      const house = (res.body.summary as Array<Record<string, unknown>>).find((s) => s.property_type === 'house')!;
+      expect(house).toMatchObject({
+        median_price_12m: 545_000,
+        sales_12m: 10,
+        growth_1y_pct: 22.5,
+        growth_3y_pct: null,
+        growth_5y_pct: 81.7,
+        median_weekly_rent: 600,
+        gross_yield_pct: 5.72,
+      });
+      expect((house.notes as string[]).join(' ')).toMatch(/3 years earlier/);
+      // the rents are read by the suburb's postcode (the publisher keys them so), credited with the sales
+      expect(res.body.postcode).toBe('7000');
+      expect(res.headers['x-service-attribution']).toBe('test sales | test rents');
+      const q2 = (res.body.quarters as Array<Record<string, unknown>>).find((q) => q.period === '2025-Q2')!;
+      expect(q2).toMatchObject({
+        median_price: 545_000,
+        sales: 10,
+        median_weekly_rent: 600,
+        new_bonds: 31,
+        bonds_held: 280,
+      });
+    });
+  });
+
+  it('the graph answers a sandbox suburb market with series, growth and yields', async () => {
+    const res =
+      await graphql(`{ suburbMarket(state: "NSW", suburb: "${nsw.locality.toLowerCase()}") { status known attribution license
+      data { suburb latest_quarter summary { property_type median_price_12m growth_5y_pct median_weekly_rent gross_yield_pct }
+        quarters { period property_type median_price sales median_weekly_rent } sa2_code approvals { period value } } } }`);
+    expect(res.body.errors).toBeUndefined();
+    const layer = res.body.data.suburbMarket;
+    expect(layer).toMatchObject({ status: 'ok', known: true });
+    expect(layer.data.suburb).toBe(nsw.locality);
+    expect(layer.attribution).toMatch(/synthetic demo data/);
+    type Summary = {
+      property_type: string;
+      median_price_12m: number;
+      median_weekly_rent: number;
+      gross_yield_pct: number;
+    };
+    const house = (layer.data.summary as Summary[]).find((s) => s.property_type === 'house')!;
+    expect(house.median_price_12m).toBeGreaterThan(300_000);
+    expect(house.gross_yield_pct).toBeCloseTo((house.median_weekly_rent * 52 * 100) / house.median_price_12m, 1);
+    expect(layer.data.quarters.length).toBeGreaterThan(40);
+    expect(layer.data.approvals.length).toBeGreaterThan(0);
+  });
+
+  describe('REST', () => {
+    it('/api/suburb-trends and its prices and rents series; an unknown suburb is a 404', async () => {
+      const full = await get(`/api/suburb-trends/nsw/${encodeURIComponent(nsw.locality.toLowerCase())}`);
+      expect(full.status).toBe(200);
+      expect(full.body.approvals.quarters.length).toBeGreaterThan(0);
+      // the pipeline counts the suburb's development applications and land-supply lots
+      const [das] = await t.runtime.db.query<{ pending: number; approved: number }>(
+        `SELECT count(*) FILTER (WHERE status IN ('lodged', 'under_assessment'))::int AS pending,
+           count(*) FILTER (WHERE status = 'approved')::int AS approved
+         FROM development.application WHERE dataset = 'sandbox' AND state = 'NSW' AND upper(suburb) = $1`,
+        [nsw.locality],
+      );
+      expect(full.body.pipeline).toMatchObject({
+        status: 'ok',
+        das_pending: das!.pending,
+        das_approved: das!.approved,
+      });
+      expect(full.body.approvals.approvals_12m).toBeGreaterThan(0);
+      // the DA source's credit joins the answer's, body and headers
+      expect(full.headers['x-service-attribution']).toBe(full.body.attribution);
+      expect(full.body.attribution).toContain(full.body.pipeline.attribution);
+      expect(full.headers['x-service-license']).toBe('CC BY 4.0');
+      const prices = await get(`/api/suburb-trends/NSW/${encodeURIComponent(nsw.locality)}/prices`, {
+        property_type: 'house',
+      });
+      expect(prices.status).toBe(200);
+      const series = prices.body.series as Array<{ period: string; property_type: string; sales: number }>;
+      expect(series.every((p) => p.property_type === 'house' && p.sales > 0)).toBe(true);
+      expect(series.map((p) => p.period)).toEqual([...series.map((p) => p.period)].sort());
+      const rents = await get(`/api/suburb-trends/NSW/${encodeURIComponent(nsw.locality)}/rents`);
+      expect(rents.status).toBe(200);
+      expect((rents.body.series as Array<{ property_type: string }>).some((p) => p.property_type === 'unit')).toBe(
+        true,
+      );
+      const unknown = await get('/api/suburb-trends/NSW/NOWHERESVILLE');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error).toMatch(/Unknown suburb/);
+      expect((await get('/api/suburb-trends/XX/PARRAMATTA')).status).toBe(400);
+      const badType = await get('/api/suburb-trends/NSW/PARRAMATTA', { property_type: 'castle' });
+      expect(badType.status).toBe(400);
+      expect(JSON.stringify(badType.body)).toMatch(/property_type/);
+    });
+
+    it('/api/property-sales by point, parcel and address, newest first, credited', async () => {
+      const near = await get('/api/property-sales', { lat: nsw.lat, lng: nsw.lng, radius_m: 300, limit: 20 });
+      expect(near.status).toBe(200);
+      const sales = (near.body as Body).data;
+      expect(sales.length).toBeGreaterThan(0);
+      expect(sales.every((s) => (s.distance_m as number) <= 300.5)).toBe(true);
+      const dates = sales.map((s) => s.contract_date as string);
+      expect(dates).toEqual([...dates].sort().reverse());
+      expect(near.headers['x-service-attribution']).toMatch(/synthetic demo data/);
+      const parcel = await get('/api/property-sales', { pfi: nsw.parcel_pfi, state: 'NSW' });
+      expect(parcel.status).toBe(200);
+      expect((parcel.body as Body).data.every((s) => s.parcel_pfi === nsw.parcel_pfi)).toBe(true);
+      expect((parcel.body as Body).data.length).toBeGreaterThan(0);
+      const address = await get('/api/property-sales', { gnaf_pid: nsw.gnaf_pid });
+      expect((address.body as Body).data.every((s) => s.gnaf_pid === nsw.gnaf_pid)).toBe(true);
+      const since = await get('/api/property-sales', {
+        lat: nsw.lat,
+        lng: nsw.lng,
+        radius_m: 1000,
+        since: '2025-01-01',
+      });
+      expect((since.body as Body).data.every((s) => (s.contract_date as string) >= '2025-01-01')).toBe(true);
+      const none = await get('/api/property-sales', { pfi: 'NO-SUCH-PARCEL', state: 'NSW' });
+      expect(none.body).toMatchObject({ status: 'no_data', count: 0 });
+    });
+
+    it('refuses bad input naming the parameter', async () => {
+      const cases: Array<[Record<string, string | number>, RegExp]> = [
+        [{ lat: nsw.lat, lng: nsw.lng, radius_m: 99_999 }, /radius_m/],
+        [{ lat: nsw.lat, lng: nsw.lng, property_type: 'mansion' }, /property_type/],
+        [{ lat: nsw.lat, lng: nsw.lng, since: '2025-13-01' }, /since/],
+        [{ lat: nsw.lat, lng: nsw.lng, since: '2025-02-01', until: '2025-01-01' }, /since must be on or before until/],
+        [{ pfi: nsw.parcel_pfi }, /pfi needs state/],
+        [{}, /Identify the place one way/],
+        [{ lat: nsw.lat, lng: nsw.lng, limit: 0 }, /limit/],
+      ];
+      for (const [query, message] of cases) {
+        const res = await get('/api/property-sales', query);
+        expect(res.status, JSON.stringify(query)).toBe(400);
+        expect(JSON.stringify(res.body), JSON.stringify(query)).toMatch(message);
+      }
+      const comparables = await get('/api/property-sales/comparables', { lat: nsw.lat, lng: nsw.lng, months: 999 });
+      expect(comparables.status).toBe(400);
+      expect(JSON.stringify(comparables.body)).toMatch(/months/);
+    });
+
+    it('/api/property-sales/comparables ranks by the documented score', async () => {
+      const res = await get('/api/property-sales/comparables', { pfi: nsw.parcel_pfi, state: 'NSW', limit: 15 });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        property_type: 'house',
+        property_type_from: 'last_sale',
+        radius_m: 1500,
+        months: 24,
+      });
+      const rows = (res.body as Body).data as Array<Record<string, number | string>>;
+      expect(rows.length).toBeGreaterThan(3);
+      for (const row of rows) {
+        expect(row.property_type).toBe('house');
+        expect(row.parcel_pfi).not.toBe(nsw.parcel_pfi);
+        expect(row.distance_score).toBeCloseTo(1 - (row.distance_m as number) / 1500, 6);
+        expect(row.score).toBeCloseTo(
+          0.5 * (row.distance_score as number) + 0.3 * (row.recency_score as number) + 0.2 * (row.size_score as number),
+          9,
+        );
+      }
+      const scores = rows.map((r) => r.score as number);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      const units = await get('/api/property-sales/comparables', { gnaf_pid: nsw.gnaf_pid, property_type: 'unit' });
+      expect(units.status).toBe(200);
+      expect(
+        ((units.body as Body).data as Array<{ property_type: string }>).every((r) => r.property_type === 'unit'),
+      ).toBe(true);
+      expect((await get('/api/property-sales/comparables', { pfi: 'NO-SUCH-PARCEL', state: 'NSW' })).status).toBe(404);
+    });
+
+    it('the comparables statement puts the near, recent, same-size sale first (hand-made rows)', async () => {
+      const row = (id: string, lngOffset: number, date: string, area: number) =>
+        `('${RANK}', 'test', '${id}', 'TAS', DATE '${date}', ${500_000}, 'house', ${area}, 'm2', ${area},
+          ST_SetSRID(ST_MakePoint(${147.32 + lngOffset}, -42.88), 4326), 'test', 'CC BY 4.0')`;
+      await t.runtime.db.exec(`INSERT INTO market.sale (dataset, source, source_record_id, state, contract_date, price,
+          property_type, area, area_unit, area_m2, geom, attribution, license) VALUES
+        ${row('best', 0.001, '2025-06-01', 600)}, ${row('far', 0.012, '2025-06-01', 600)},
+        ${row('old', 0.001, '2023-09-01', 600)}, ${row('big', 0.001, '2025-06-01', 2400)},
+        ${row('unit-like', 0.0005, '2025-06-01', 600)}`);
+      await t.runtime.db.exec(
+        `UPDATE market.sale SET property_type = 'unit' WHERE dataset = '${RANK}' AND source_record_id = 'unit-like'`,
+      );
+      const ranked = await t.runtime.db.sql<{ id: string; score: number }>(
+        COMPARABLES(RANK, 'TAS', 147.32, -42.88, 'house', 600, 1500, 24, '2025-06-30', null, 10),
+      );
+      // by hand (82 m per 0.001 degree here): best 0.473 + 0.288 + 0.2 = 0.961; big (a quarter the size) 0.811;
+      // old (22 months back, recency 0.085) 0.698; far (979 m, distance 0.347) 0.662; the unit is another type
+      expect(ranked.map((r) => r.id)).toEqual(['test:best', 'test:big', 'test:old', 'test:far']);
+      expect(ranked.map((r) => Math.round(r.score * 100) / 100)).toEqual([0.96, 0.81, 0.7, 0.66]);
+      expect(ranked[0]!.score).toBeGreaterThan(0.9);
+    });
+  });
+
+  describe('scopes', () => {
+    it('suburb trends need locality.suburb, sales dossier.read, the graph field locality.read', async () => {
+      const dossierOnly = await createTestKey(t.runtime, { scopes: ['dossier.read'] });
+      const suburbOnly = await createTestKey(t.runtime, { scopes: ['locality.suburb'] });
+      const trends = await get('/api/suburb-trends/NSW/PARRAMATTA', {}, dossierOnly);
+      expect(trends.status).toBe(403);
+      expect(JSON.stringify(trends.body)).toMatch(/Missing scope: locality.suburb/);
+      const sales = await get('/api/property-sales', { lat: nsw.lat, lng: nsw.lng }, suburbOnly);
+      expect(sales.status).toBe(403);
+      expect(JSON.stringify(sales.body)).toMatch(/Missing scope: dossier.read/);
+      const field = await graphql(
+        `{ propertyByParcel(parcel_pfi: "${nsw.parcel_pfi}", state: "NSW") { market_trends { status } } }`,
+        dossierOnly,
+      );
+      expect(JSON.stringify(field.body.errors)).toMatch(/Missing scope: locality.read/);
+    });
+  });
+
+  describe('the property graph', () => {
+    it('carries market_trends for a key with locality.read: the suburb of the property address', async () => {
+      const res = await get('/v1/property/graph', { pfi: nsw.parcel_pfi, state: 'NSW' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const layer = res.body.layers.market_trends;
+      expect(layer.status).toBe('ok');
+      expect(layer.data.suburb).toBe(nsw.locality);
+      expect(layer.attribution).toMatch(/synthetic demo data/);
+      expect((layer.data.summary as Array<{ property_type: string }>).some((s) => s.property_type === 'house')).toBe(
+        true,
+      );
+      const graphOnly = await createTestKey(t.runtime, { scopes: ['property-graph.read'] });
+      const without = await get('/v1/property/graph', { pfi: nsw.parcel_pfi, state: 'NSW' }, graphOnly);
+      expect(without.status).toBe(200);
+      expect(without.body.layers.market_trends).toBeUndefined();
+    });
+
+    it('answers comparable_sales on the Property entity', async () => {
+      const res = await graphql(`{ propertyByParcel(parcel_pfi: "${nsw.parcel_pfi}", state: "NSW") {
+        comparable_sales(limit: 3) { status data { property_type comparables { score sale { id price } } } } } }`);
+      expect(res.body.errors).toBeUndefined();
+      const layer = res.body.data.propertyByParcel.comparable_sales;
+      expect(layer.status).toBe('ok');
+      expect(layer.data.comparables).toHaveLength(3);
+    });
+  });
+
+  describe('the suburb analytics provider', () => {
+    it('contributes every sandbox suburb of a state with the contract metric names and series', async () => {
+      const contributions = await marketSuburbMetrics.contribute(t.runtime.db, 'sandbox', 'NSW');
+      const mine = contributions.get(nsw.locality)!;
+      expect(mine).toBeDefined();
+      const N = SUBURB_METRIC_NAMES;
+      for (const name of [
+        N.medianPriceHouse,
+        N.growth1yHouse,
+        N.medianRentHouse,
+        N.grossYieldHouse,
+        N.bondLodgements12m,
+        N.buildingApprovals12m,
+      ]) {
+        expect(mine.metrics[name], name).toEqual(expect.any(Number));
+      }
+      // the same math as the trends route
+      const res = await get(`/api/suburb-trends/NSW/${encodeURIComponent(nsw.locality)}`);
+      const house = (res.body.summary as Array<Record<string, unknown>>).find((s) => s.property_type === 'house')!;
+      expect(mine.metrics[N.medianPriceHouse]).toBe(house.median_price_12m);
+      expect(mine.metrics[N.grossYieldHouse]).toBe(house.gross_yield_pct);
+      expect(mine.series!.prices!.length).toBeGreaterThan(20);
+      expect(mine.series!.bonds!.length).toBe(24);
+      expect(mine.series!.approvals!.length).toBeGreaterThan(0);
+      expect(mine.section.latest_quarter).toBe(res.body.latest_quarter);
+      const credits = await marketSuburbMetrics.credits(t.runtime.db, 'sandbox', 'NSW');
+      expect(credits.map((c) => c.source.split('@')[0])).toEqual([
+        'mirror:nsw/market-approvals',
+        'mirror:nsw/market-rents',
+        'mirror:nsw/market-sales',
+      ]);
+    });
+  });
+});
