@@ -230,6 +230,10 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.landSupplyState': ['land-supply.read'],
   'Query.landSupplyStates': ['land-supply.read'],
   'Query.landSupplyLotTile': ['land-supply.read'],
+  'Query.suburbAnalyticsBundle': ['suburb-analytics.read'],
+  'Query.suburbAnalyticsList': ['suburb-analytics.read'],
+  'Query.suburbAnalyticsTimeseries': ['suburb-analytics.read'],
+  'Query.suburbAnalyticsScreen': ['suburb-analytics.read'],
 };
 
 /**
@@ -339,6 +343,13 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'StateLatest',
   'StateSupply',
   'StatesSupply',
+  'SuburbAnalyticsBundle',
+  'SuburbAnalyticsList',
+  'SuburbAnalyticsListItem',
+  'SuburbAnalyticsScreen',
+  'SuburbAnalyticsTimeseries',
+  'SuburbScreenRow',
+  'SuburbSeriesPoint',
   'SuburbSupply',
   'SupplyWeek',
   'TerrainLayer',

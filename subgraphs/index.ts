@@ -1,5 +1,6 @@
 import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
+import { buildAnalyticsSubgraph } from './analytics/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildDevelopmentSubgraph } from './development/server.ts';
 import { buildHazardsSubgraph } from './hazards/server.ts';
@@ -23,6 +24,7 @@ export const SUBGRAPHS = {
   hazards: buildHazardsSubgraph,
   development: buildDevelopmentSubgraph,
   supply: buildSupplySubgraph,
+  analytics: buildAnalyticsSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

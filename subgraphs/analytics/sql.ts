@@ -1,0 +1,81 @@
+import { Prisma } from '../../generated/prisma/client.ts';
+
+/** The named statements of the analytics subgraph: reads of the rollup's tables (core/suburb-analytics/rollup.ts). */
+
+export type Credit = { section: string; source: string; attribution: string; license: string };
+
+export type BundleRow = { bundle: Record<string, unknown> };
+
+export type ListRow = {
+  suburb: string;
+  suburb_key: string;
+  lga_code: string | null;
+  lga_name: string | null;
+  livability_score: number | null;
+  computed_at: string;
+  total: number;
+};
+
+export type SeriesRow = {
+  period: string;
+  property_type: string;
+  value: number | null;
+  count: number | null;
+  section: string;
+};
+
+export type ScreenRow = {
+  suburb: string;
+  suburb_key: string;
+  lga_code: string | null;
+  lga_name: string | null;
+  metrics: Record<string, number | null>;
+  total: number;
+};
+
+export type StateRunRow = { credits: Credit[]; computed_at: string; suburbs: number };
+
+export type CatalogRow = { metric: string; suburbs: number };
+
+export type Range = { metric: string; min: number | null; max: number | null };
+
+export const BUNDLE = (dataset: string, state: string, suburb: string) => Prisma.sql`
+  SELECT bundle FROM analytics.suburb_bundle WHERE dataset = ${dataset} AND state = ${state} AND suburb = ${suburb}`;
+
+export const STATE_RUN = (dataset: string, state: string) => Prisma.sql`
+  SELECT credits, to_char(computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS computed_at, suburbs
+  FROM analytics.rollup_run WHERE dataset = ${dataset} AND state = ${state}`;
+
+export const LIST = (dataset: string, state: string, limit: number, offset: number) => Prisma.sql`
+  SELECT name AS suburb, suburb AS suburb_key, lga_code, lga_name, livability_score,
+    to_char(computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS computed_at,
+    count(*) OVER ()::int AS total
+  FROM analytics.suburb_bundle WHERE dataset = ${dataset} AND state = ${state}
+  ORDER BY suburb LIMIT ${limit} OFFSET ${offset}`;
+
+export const SERIES = (dataset: string, state: string, suburb: string, metric: string) => Prisma.sql`
+  SELECT period, property_type, value, count, section FROM analytics.suburb_series
+  WHERE dataset = ${dataset} AND state = ${state} AND suburb = ${suburb} AND metric = ${metric}
+  ORDER BY period, property_type`;
+
+export const CATALOG = (dataset: string, state: string) => Prisma.sql`
+  SELECT metric, suburbs FROM analytics.metric_catalog WHERE dataset = ${dataset} AND state = ${state} ORDER BY metric`;
+
+/**
+ * The suburbs whose metrics lie in every range, by suburb key (unique, so pages never overlap
+ * or skip). Each range is one index range scan of suburb_metric (dataset, state, metric, value);
+ * a suburb without the metric has no row there, so it never passes a range on it.
+ */
+export const SCREEN = (dataset: string, state: string, ranges: readonly Range[], limit: number, offset: number) => {
+  const filters = ranges.map(
+    (r) => Prisma.sql`AND b.suburb IN (SELECT m.suburb FROM analytics.suburb_metric m
+      WHERE m.dataset = ${dataset} AND m.state = ${state} AND m.metric = ${r.metric}
+      ${r.min === null ? Prisma.empty : Prisma.sql`AND m.value >= ${r.min}`}
+      ${r.max === null ? Prisma.empty : Prisma.sql`AND m.value <= ${r.max}`})`,
+  );
+  return Prisma.sql`
+  SELECT b.name AS suburb, b.suburb AS suburb_key, b.lga_code, b.lga_name, b.metrics, count(*) OVER ()::int AS total
+  FROM analytics.suburb_bundle b
+  WHERE b.dataset = ${dataset} AND b.state = ${state} ${filters.length ? Prisma.join(filters, ' ') : Prisma.empty}
+  ORDER BY b.suburb LIMIT ${limit} OFFSET ${offset}`;
+};
