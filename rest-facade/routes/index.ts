@@ -31,6 +31,13 @@ import {
   landSupplyStates,
   landSupplySuburb,
 } from './supply.ts';
+import {
+  suburbAnalyticsBundle,
+  suburbAnalyticsList,
+  suburbAnalyticsScreen,
+  suburbAnalyticsSuburb,
+  suburbAnalyticsTimeseries,
+} from './suburb-analytics.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
@@ -83,4 +90,10 @@ export const ROUTES: RouteDefinition[] = [
   landSupplyState,
   landSupplyStates,
   landSupplyLotTiles,
+  // the fixed paths before /{state}, which would take 'bundle', 'timeseries' or 'screen' for a state
+  suburbAnalyticsBundle,
+  suburbAnalyticsTimeseries,
+  suburbAnalyticsScreen,
+  suburbAnalyticsList,
+  suburbAnalyticsSuburb,
 ] as RouteDefinition[];
