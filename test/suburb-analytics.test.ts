@@ -24,6 +24,10 @@ beforeAll(async () => {
   otherKey = await createTestKey(t.runtime, { scopes: ['land-supply.read'] });
 });
 
+/** The suburb keys of a list or screen answer, in order. */
+const keysOf = (res: request.Response): string[] =>
+  (res.body.data as Array<{ suburb_key: string }>).map((r) => r.suburb_key);
+
 const get = (path: string, query: Record<string, string> = {}, key = t.key) =>
   request(t.app).get(path).query(query).set('Authorization', `Bearer ${key}`);
 
@@ -327,7 +331,7 @@ describe('the rollup on the sandbox', () => {
     expect(series.headers['x-service-license']).toBe('CC BY 4.0');
 
     const screened = await get('/v1/suburb-analytics/screen', { state: 'VIC', median_price_house_min: '600000' });
-    expect(screened.body.data.map((r: { suburb_key: string }) => r.suburb_key)).toEqual(['HUNTLY']);
+    expect(keysOf(screened)).toEqual(['HUNTLY']);
 
     // again with the registry alone: the test provider's rows are gone, nothing is left over
     await rollupSuburbAnalytics(db, { dataset: 'sandbox', states: ['VIC'], providers: SUBURB_METRICS_PROVIDERS });
@@ -366,7 +370,7 @@ describe('the rollup on the sandbox', () => {
     process.stderr.write = ((chunk: string) => {
       errors.push(String(chunk));
       return true;
-    }) as typeof process.stderr.write;
+    });
     try {
       expect(await runSuburbAnalyticsCommand(['rollup', '--state', 'WA'])).toBe(2);
       expect(await runSuburbAnalyticsCommand(['rollup', '--dataset', 'other'])).toBe(2);
@@ -407,11 +411,11 @@ describe('the suburb-analytics routes', () => {
     const all = await get('/v1/suburb-analytics/VIC');
     expect(all.status).toBe(200);
     expect(all.body.total).toBe(all.body.data.length);
-    const keys = all.body.data.map((r: { suburb_key: string }) => r.suburb_key);
+    const keys = keysOf(all);
     expect(keys).toEqual([...keys].sort());
     expect(keys).toContain('HUNTLY');
     const second = await get('/v1/suburb-analytics/VIC', { limit: '1', offset: '1' });
-    expect(second.body.data.map((r: { suburb_key: string }) => r.suburb_key)).toEqual([keys[1]]);
+    expect(keysOf(second)).toEqual([keys[1]]);
     expect(all.headers['x-service-attribution']).toBeDefined();
   });
 
@@ -459,27 +463,23 @@ describe('the suburb-analytics routes', () => {
     const all = await get('/v1/suburb-analytics/screen', { state: 'QLD', limit: '100' });
     expect(all.status).toBe(200);
     expect(all.body.metrics_available).toEqual(expect.arrayContaining(['flood_land_share_pct', 'da_lodged_12m']));
-    const keys: string[] = all.body.data.map((r: { suburb_key: string }) => r.suburb_key);
+    const keys: string[] = keysOf(all);
     expect(keys.length).toBe(all.body.total);
     expect(keys).toEqual([...keys].sort());
     const paged: string[] = [];
     let offset: number | null = 0;
     while (offset !== null) {
       const page = await get('/v1/suburb-analytics/screen', { state: 'QLD', limit: '1', offset: String(offset) });
-      paged.push(...page.body.data.map((r: { suburb_key: string }) => r.suburb_key));
+      paged.push(...keysOf(page));
       offset = page.body.next_offset;
     }
     expect(paged).toEqual(keys);
     // a range keeps exactly the suburbs whose value lies inside it
-    const values = all.body.data.map((r: { suburb_key: string; metrics: Record<string, number | null> }) => [
-      r.suburb_key,
-      r.metrics.da_lodged_12m,
-    ]) as Array<[string, number | null]>;
+    const rows = all.body.data as Array<{ suburb_key: string; metrics: Record<string, number | null> }>;
+    const values = rows.map((r): [string, number | null] => [r.suburb_key, r.metrics.da_lodged_12m ?? null]);
     const cut = values.map(([, v]) => v ?? 0).sort((p, q) => p - q)[0]!;
     const screened = await get('/v1/suburb-analytics/screen', { state: 'QLD', da_lodged_12m_min: String(cut + 1) });
-    expect(screened.body.data.map((r: { suburb_key: string }) => r.suburb_key)).toEqual(
-      values.filter(([, v]) => v !== null && v >= cut + 1).map(([k]) => k),
-    );
+    expect(keysOf(screened)).toEqual(values.filter(([, v]) => v !== null && v >= cut + 1).map(([k]) => k));
     // a metric the contract names but no layer fills yet is known, and no suburb passes a range on it
     const none = await get('/v1/suburb-analytics/screen', { state: 'QLD', median_rent_house_weekly_max: '900' });
     expect(none.status).toBe(200);
