@@ -256,7 +256,7 @@ async function writeState(
   computedAt: string,
   tookMs: number,
 ): Promise<void> {
-  for (const table of ['suburb_bundle', 'suburb_metric', 'suburb_series', 'metric_catalog', 'rollup_run']) {
+  for (const table of ['suburb_bundle', 'suburb_series', 'metric_catalog', 'rollup_run']) {
     await query(`DELETE FROM analytics.${table} WHERE dataset = $1 AND state = $2`, [dataset, state]);
   }
   await inBatches(built.bundles, (b) =>
@@ -278,13 +278,6 @@ async function writeState(
         b.map((r) => JSON.stringify(r.bundle)),
         b.map((r) => JSON.stringify(r.metrics)),
       ],
-    ),
-  );
-  await inBatches(built.metrics, (b) =>
-    query(
-      `INSERT INTO analytics.suburb_metric (dataset, state, suburb, metric, value)
-       SELECT $1, $2, u.suburb, u.metric, u.value FROM unnest($3::text[], $4::text[], $5::float8[]) AS u(suburb, metric, value)`,
-      [dataset, state, b.map((r) => r.key), b.map((r) => r.metric), b.map((r) => r.value)],
     ),
   );
   await inBatches(built.series, (b) =>

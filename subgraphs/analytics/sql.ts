@@ -62,20 +62,27 @@ export const CATALOG = (dataset: string, state: string) => Prisma.sql`
   SELECT metric, suburbs FROM analytics.metric_catalog WHERE dataset = ${dataset} AND state = ${state} ORDER BY metric`;
 
 /**
- * The suburbs whose metrics lie in every range, by suburb key (unique, so pages never overlap
- * or skip). Each range is one index range scan of suburb_metric (dataset, state, metric, value);
- * a suburb without the metric has no row there, so it never passes a range on it.
+ * The suburbs whose metrics lie in every range, by suburb key (unique, so pages never overlap or
+ * skip). The filters read the narrow `metrics` jsonb of the state's rows; only the keys are sorted
+ * and counted, and only the page's rows are read again for their metrics. A suburb without the
+ * metric (null or absent) never passes a range on it.
  */
 export const SCREEN = (dataset: string, state: string, ranges: readonly Range[], limit: number, offset: number) => {
-  const filters = ranges.map(
-    (r) => Prisma.sql`AND b.suburb IN (SELECT m.suburb FROM analytics.suburb_metric m
-      WHERE m.dataset = ${dataset} AND m.state = ${state} AND m.metric = ${r.metric}
-      ${r.min === null ? Prisma.empty : Prisma.sql`AND m.value >= ${r.min}`}
-      ${r.max === null ? Prisma.empty : Prisma.sql`AND m.value <= ${r.max}`})`,
-  );
+  const filters = ranges.flatMap((r) => {
+    const value = Prisma.sql`(b.metrics->>(${r.metric}::text))::float8`;
+    return [
+      Prisma.sql`AND jsonb_typeof(b.metrics->(${r.metric}::text)) = 'number'`,
+      ...(r.min === null ? [] : [Prisma.sql`AND ${value} >= ${r.min}`]),
+      ...(r.max === null ? [] : [Prisma.sql`AND ${value} <= ${r.max}`]),
+    ];
+  });
   return Prisma.sql`
-  SELECT b.name AS suburb, b.suburb AS suburb_key, b.lga_code, b.lga_name, b.metrics, count(*) OVER ()::int AS total
-  FROM analytics.suburb_bundle b
-  WHERE b.dataset = ${dataset} AND b.state = ${state} ${filters.length ? Prisma.join(filters, ' ') : Prisma.empty}
-  ORDER BY b.suburb LIMIT ${limit} OFFSET ${offset}`;
+  WITH page AS (
+    SELECT b.suburb, count(*) OVER ()::int AS total FROM analytics.suburb_bundle b
+    WHERE b.dataset = ${dataset} AND b.state = ${state} ${filters.length ? Prisma.join(filters, ' ') : Prisma.empty}
+    ORDER BY b.suburb LIMIT ${limit} OFFSET ${offset}
+  )
+  SELECT b.name AS suburb, b.suburb AS suburb_key, b.lga_code, b.lga_name, b.metrics, page.total
+  FROM page JOIN analytics.suburb_bundle b ON b.dataset = ${dataset} AND b.state = ${state} AND b.suburb = page.suburb
+  ORDER BY b.suburb`;
 };

@@ -16,24 +16,13 @@ CREATE TABLE analytics.suburb_bundle (
   lga_name          text,
   livability_score  double precision,
   bundle            jsonb NOT NULL,
-  -- the bundle's flat numeric metrics again, small, so a screen page never reads a whole bundle
+  -- the bundle's flat numeric metrics again, small: the screen filters on them, (metrics->>'name')::float8,
+  -- reading a state's rows and never a whole bundle. Chosen over a flat (suburb, metric, value) table with a
+  -- range index on EXPLAIN ANALYZE at 3,000 suburbs a state (docs/p8-notes-analytics.md): ~15 ms against ~60 ms.
   metrics           jsonb NOT NULL,
   computed_at       timestamptz NOT NULL,
   PRIMARY KEY (dataset, state, suburb)
 );
-
--- The screen's table: one row per suburb and non-null numeric metric. A range filter on one
--- metric is an index range scan of (dataset, state, metric, value); see docs/p8-notes-analytics.md
--- for the EXPLAIN comparison with jsonb expression filters.
-CREATE TABLE analytics.suburb_metric (
-  dataset  text NOT NULL,
-  state    text NOT NULL,
-  suburb   text NOT NULL,
-  metric   text NOT NULL,
-  value    double precision NOT NULL,
-  PRIMARY KEY (dataset, state, suburb, metric)
-);
-CREATE INDEX suburb_metric_range_idx ON analytics.suburb_metric (dataset, state, metric, value);
 
 -- Every metric name a dataset's bundles carry, with the section that fills it: the screen's
 -- vocabulary (an unknown name is refused, naming it) without a DISTINCT over every row.
