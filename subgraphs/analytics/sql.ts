@@ -68,10 +68,11 @@ export const CATALOG = (dataset: string, state: string) => Prisma.sql`
  * metric (null or absent) never passes a range on it.
  */
 export const SCREEN = (dataset: string, state: string, ranges: readonly Range[], limit: number, offset: number) => {
+  // the rollup writes only numbers and nulls; ->> of a null or an absent key is NULL, which no bound passes
   const filters = ranges.flatMap((r) => {
     const value = Prisma.sql`(b.metrics->>(${r.metric}::text))::float8`;
+    if (r.min === null && r.max === null) return [Prisma.sql`AND ${value} IS NOT NULL`];
     return [
-      Prisma.sql`AND jsonb_typeof(b.metrics->(${r.metric}::text)) = 'number'`,
       ...(r.min === null ? [] : [Prisma.sql`AND ${value} >= ${r.min}`]),
       ...(r.max === null ? [] : [Prisma.sql`AND ${value} <= ${r.max}`]),
     ];
