@@ -356,6 +356,7 @@ describe('the rollup on the sandbox', () => {
           `SELECT suburb, bundle FROM analytics.suburb_bundle WHERE dataset = 'sandbox' AND state = 'NSW' ORDER BY suburb`,
         )
       ).map((r) => ({ ...r, bundle: { ...r.bundle, computed_at: null } }));
+    await rollupSuburbAnalytics(db, { dataset: 'sandbox', states: ['NSW'], providers: SUBURB_METRICS_PROVIDERS });
     const before = await snapshot();
     await rollupSuburbAnalytics(db, { dataset: 'sandbox', states: ['NSW'], providers: SUBURB_METRICS_PROVIDERS });
     expect(await snapshot()).toEqual(before);

@@ -6,9 +6,11 @@
  * of the locality (address.address_detail), each parcel once per suburb. That reads the address
  * and cadastre tables, read-only, from a batch job: the rollup is not a request path and one
  * set-based statement per state beats asking two other subgraphs parcel by parcel
- * (docs/p8-notes-analytics.md). Areas are geodesic (PostGIS geography); the area under a kind is
- * the parcel's intersection with the union of that kind's overlays touching it, so overlapping
- * overlays are not counted twice. A kind the state's hazard mirror does not cover (no
+ * (docs/p8-notes-analytics.md). A parcel counts with its recorded area (cadastre.parcel.area_m2);
+ * the part of it under a kind is that area times the fraction of its geometry inside the union of
+ * the kind's overlays touching it (a ratio of two planar areas of one small parcel, where the
+ * geodesic ratio differs in the sixth digit, at a fraction of the cost), so overlapping overlays
+ * are not counted twice. A kind the state's hazard mirror does not cover (no
  * hazards.coverage row) is null, not 0.
  */
 import type { Database } from '../../core/db.ts';
@@ -33,22 +35,24 @@ const SHARE_METRIC: Record<Kind, string> = {
 export const SUBURB_HAZARD_SHARES = `
 WITH land AS (
   SELECT DISTINCT ON (upper(btrim(l.locality_name)), p.parcel_pfi)
-    upper(btrim(l.locality_name)) AS suburb, p.parcel_pfi, p.geom
+    upper(btrim(l.locality_name)) AS suburb, p.parcel_pfi, p.geom, p.area_m2
   FROM address.address_detail a
   JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
   JOIN cadastre.parcel p ON p.dataset = a.dataset AND p.state = a.state AND p.parcel_pfi = a.parcel_pfi
   WHERE a.dataset = $1 AND a.state = $2 AND a.parcel_pfi IS NOT NULL
 ), parcel_area AS (
-  SELECT suburb, count(*)::int AS parcels, sum(ST_Area(geom::geography)) AS land_m2 FROM land GROUP BY suburb
+  SELECT suburb, count(*)::int AS parcels, sum(area_m2) AS land_m2 FROM land GROUP BY suburb
 ), covered AS (
   SELECT land.suburb, u.kind,
-    sum(CASE WHEN ST_CoveredBy(land.geom, u.geom) THEN ST_Area(land.geom::geography)
-             ELSE ST_Area(ST_Intersection(land.geom, u.geom)::geography) END) AS m2,
+    sum(CASE WHEN ST_CoveredBy(land.geom, u.geom) THEN land.area_m2
+             ELSE land.area_m2 * ST_Area(ST_Intersection(land.geom, u.geom)) / nullif(ST_Area(land.geom), 0) END) AS m2,
     count(*)::int AS parcels,
     max(u.severity_rank) AS severity_rank
   FROM land
   CROSS JOIN LATERAL (
-    SELECT o.kind, ST_Union(o.geom) AS geom,
+    SELECT o.kind,
+      -- most parcels touch one overlay of a kind: the union only where they touch several
+      CASE WHEN count(*) = 1 THEN (array_agg(o.geom))[1] ELSE ST_Union(array_agg(o.geom)) END AS geom,
       max(CASE o.severity WHEN 'low' THEN 1 WHEN 'medium' THEN 2 WHEN 'high' THEN 3 ELSE 4 END) AS severity_rank
     FROM hazards.overlay o
     WHERE o.dataset = $1 AND o.state = $2 AND ST_Intersects(o.geom, land.geom)
@@ -120,8 +124,7 @@ export const hazardsSuburbMetrics: SuburbMetricsProvider = {
       out.set(row.suburb, {
         metrics,
         section: {
-          method:
-            'share of the land of the parcels addressed in the suburb lying under each overlay kind (geodesic areas)',
+          method: 'share of the recorded area of the parcels addressed in the suburb lying under each overlay kind',
           parcels: row.parcels,
           land_area_m2: round(land, 1),
           overlays,
