@@ -1,7 +1,7 @@
 import type { RequestScope } from '../../core/context.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
-import type { BundleRow, CatalogRow, ListRow, Range, ScreenRow, SeriesRow, StateRunRow } from './sql.ts';
-import { BUNDLE, CATALOG, LIST, SCREEN, SERIES, STATE_RUN } from './sql.ts';
+import type { BundleRow, CatalogRow, Credit, ListRow, Range, ScreenRow, SeriesRow, StateRunRow } from './sql.ts';
+import { BUNDLE, BUNDLE_CREDITS, CATALOG, LIST, SCREEN, SERIES, STATE_RUN } from './sql.ts';
 
 /** The analytics subgraph's data source for one request: the precomputed suburb bundles. */
 export class AnalyticsData {
@@ -13,6 +13,12 @@ export class AnalyticsData {
   async bundle(state: string, suburb: string): Promise<Record<string, unknown> | null> {
     const [row] = await this.deps.db.sql<BundleRow>(BUNDLE(this.scope.dataset, state, suburb));
     return row?.bundle ?? null;
+  }
+
+  /** The credits of a suburb's bundle, or null when it has none. */
+  async bundleCredits(state: string, suburb: string): Promise<Credit[] | null> {
+    const [row] = await this.deps.db.sql<{ credits: Credit[] }>(BUNDLE_CREDITS(this.scope.dataset, state, suburb));
+    return row ? row.credits : null;
   }
 
   async stateRun(state: string): Promise<StateRunRow | null> {

@@ -42,6 +42,11 @@ export type Range = { metric: string; min: number | null; max: number | null };
 export const BUNDLE = (dataset: string, state: string, suburb: string) => Prisma.sql`
   SELECT bundle FROM analytics.suburb_bundle WHERE dataset = ${dataset} AND state = ${state} AND suburb = ${suburb}`;
 
+/** A bundle's credits alone (the timeseries answer's), without reading the rest of it out. */
+export const BUNDLE_CREDITS = (dataset: string, state: string, suburb: string) => Prisma.sql`
+  SELECT bundle->'credits' AS credits FROM analytics.suburb_bundle
+  WHERE dataset = ${dataset} AND state = ${state} AND suburb = ${suburb}`;
+
 export const STATE_RUN = (dataset: string, state: string) => Prisma.sql`
   SELECT credits, to_char(computed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS computed_at, suburbs
   FROM analytics.rollup_run WHERE dataset = ${dataset} AND state = ${state}`;

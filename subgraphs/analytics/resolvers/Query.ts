@@ -75,8 +75,9 @@ export const Query: QueryResolvers<AnalyticsContext> = {
   async suburbAnalyticsBundle(_parent, args, ctx) {
     const state = assertState(args.state);
     const suburb = suburbOf(args.suburb);
-    const [bundle, run] = await Promise.all([ctx.analytics.bundle(state, suburb), ctx.analytics.stateRun(state)]);
+    const bundle = await ctx.analytics.bundle(state, suburb);
     if (!bundle) {
+      const run = await ctx.analytics.stateRun(state);
       const empty = run ? `No suburb named ${suburb} has analytics in ${state}.` : notComputed(state);
       return { ...header([], empty, run !== null), state, suburb, bundle: null };
     }
@@ -111,13 +112,13 @@ export const Query: QueryResolvers<AnalyticsContext> = {
     if (!(SERIES_METRICS as readonly string[]).includes(metric)) {
       throw badRequest(`Unknown metric '${args.metric}'.`, `Use one of ${SERIES_METRICS.join(', ')}.`);
     }
-    const [bundle, points, run] = await Promise.all([
-      ctx.analytics.bundle(state, suburb),
+    const [bundleCredits, points] = await Promise.all([
+      ctx.analytics.bundleCredits(state, suburb),
       ctx.analytics.series(state, suburb, metric),
-      ctx.analytics.stateRun(state),
     ]);
-    const base = { state, suburb, metric, known: bundle !== null };
-    if (!bundle) {
+    const base = { state, suburb, metric, known: bundleCredits !== null };
+    if (!bundleCredits) {
+      const run = await ctx.analytics.stateRun(state);
       const empty = run ? `No suburb named ${suburb} has analytics in ${state}.` : notComputed(state);
       return { ...header([], empty, run !== null), ...base, points: [] };
     }
@@ -125,7 +126,7 @@ export const Query: QueryResolvers<AnalyticsContext> = {
       return { ...header([], `No ${metric} series is recorded for ${suburb}, ${state}.`), ...base, points: [] };
     }
     const sections = new Set(points.map((p) => p.section));
-    const credits = ((bundle.credits as Credit[] | undefined) ?? []).filter((c) => sections.has(c.section));
+    const credits = bundleCredits.filter((c) => sections.has(c.section));
     return {
       ...header(credits, null),
       ...base,
