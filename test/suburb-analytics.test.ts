@@ -7,7 +7,12 @@ import { runSuburbAnalyticsCommand } from '../cli/suburb-analytics.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { FileLicensedMetricsFeed, licensedBlock, licensedMetricsFeed } from '../core/suburb-analytics/licensed.ts';
 import { LIVABILITY_METHODOLOGY, livabilityScore } from '../core/suburb-analytics/livability.ts';
-import { mergeContributions, rollupSuburbAnalytics, staleStates } from '../core/suburb-analytics/rollup.ts';
+import {
+  mergeContributions,
+  rollupSuburbAnalytics,
+  scheduleSuburbAnalyticsRollup,
+  staleStates,
+} from '../core/suburb-analytics/rollup.ts';
 import type { SuburbContribution, SuburbMetricsProvider } from '../core/suburb-metrics.ts';
 import { developmentSuburbMetrics } from '../subgraphs/development/suburb-metrics.ts';
 import { hazardsSuburbMetrics } from '../subgraphs/hazards/suburb-metrics.ts';
@@ -174,10 +179,9 @@ const testMarket: SuburbMetricsProvider = {
 
 describe('the rollup on the sandbox', () => {
   afterAll(async () => {
-    // leave the sandbox's VIC bundles as the seed computed them
+    // leave the sandbox's bundles as the seed computes them
     await rollupSuburbAnalytics(t.runtime.db, {
       dataset: 'sandbox',
-      states: ['VIC'],
       providers: SUBURB_METRICS_PROVIDERS,
     });
   });
@@ -365,13 +369,71 @@ describe('the rollup on the sandbox', () => {
     expect(await staleStates(db, 'sandbox', 24)).not.toContain('NSW');
   });
 
+  it('the serving schedule recomputes a state a layer of which was loaded since its rollup', async () => {
+    const db = t.runtime.db;
+    await rollupSuburbAnalytics(db, { dataset: 'sandbox', states: ['QLD'], providers: SUBURB_METRICS_PROVIDERS });
+    expect(await staleStates(db, 'sandbox', 24)).not.toContain('QLD');
+    const sources = await db.query<{ layer: string; loaded_at: Date }>(
+      `SELECT layer, loaded_at FROM public.dataset_source WHERE dataset = 'sandbox' AND state = 'QLD'`,
+    );
+    const [{ computed_at: before }] = (await db.query<{ computed_at: Date }>(
+      `SELECT computed_at FROM analytics.rollup_run WHERE dataset = 'sandbox' AND state = 'QLD'`,
+    )) as [{ computed_at: Date }];
+    try {
+      // an ingest of QLD hazards, as far as the schedule can tell
+      await db.query(
+        `UPDATE public.dataset_source SET loaded_at = now() + interval '1 second'
+         WHERE dataset = 'sandbox' AND layer = 'hazards' AND state = 'QLD'`,
+      );
+      expect(await staleStates(db, 'sandbox', 24)).toEqual(['QLD']);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const stop = scheduleSuburbAnalyticsRollup(db, ['sandbox'], {
+        intervalMs: 60_000,
+        maxAgeH: 24,
+        providers: SUBURB_METRICS_PROVIDERS,
+        feed: null,
+      });
+      try {
+        let after = before;
+        for (let i = 0; i < 100 && after.getTime() === before.getTime(); i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          [{ computed_at: after }] = (await db.query<{ computed_at: Date }>(
+            `SELECT computed_at FROM analytics.rollup_run WHERE dataset = 'sandbox' AND state = 'QLD'`,
+          )) as [{ computed_at: Date }];
+        }
+        expect(after.getTime()).toBeGreaterThan(before.getTime());
+      } finally {
+        stop();
+      }
+      expect(await staleStates(db, 'sandbox', 24)).toEqual([]);
+      // and bundles older than the age limit are stale without any ingest
+      await db.query(
+        `UPDATE analytics.rollup_run SET computed_at = computed_at - interval '2 hours' WHERE dataset = 'sandbox' AND state = 'QLD'`,
+      );
+      await db.query(
+        `UPDATE public.dataset_source d SET loaded_at = r.computed_at - interval '1 hour'
+         FROM analytics.rollup_run r WHERE r.dataset = d.dataset AND r.state = d.state
+           AND d.dataset = 'sandbox' AND d.state = 'QLD' AND d.loaded_at > r.computed_at`,
+      );
+      expect(await staleStates(db, 'sandbox', 1)).toEqual(['QLD']);
+      expect(await staleStates(db, 'sandbox', 24)).toEqual([]);
+    } finally {
+      for (const source of sources) {
+        await db.query(
+          `UPDATE public.dataset_source SET loaded_at = $1 WHERE dataset = 'sandbox' AND layer = $2 AND state = 'QLD'`,
+          [source.loaded_at, source.layer],
+        );
+      }
+    }
+  });
+
   it('the CLI refuses bad arguments with its usage (exit 2)', async () => {
     const errors: string[] = [];
     const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => {
+    process.stderr.write = (chunk: string) => {
       errors.push(String(chunk));
       return true;
-    });
+    };
     try {
       expect(await runSuburbAnalyticsCommand(['rollup', '--state', 'WA'])).toBe(2);
       expect(await runSuburbAnalyticsCommand(['rollup', '--dataset', 'other'])).toBe(2);
