@@ -173,7 +173,6 @@ export const NEWCOMER_SCOPES = [
   'development-applications.feed.read',
   'spear.read',
   'land-supply.read',
-  'suburb-analytics.read',
 ] as const;
 
 export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));
