@@ -500,7 +500,14 @@ describe('the suburb-analytics routes', () => {
       ['/v1/suburb-analytics/bundle', { state: 'XX', suburb: 'Huntly' }, /state/i],
       ['/v1/suburb-analytics/bundle', { state: 'VIC' }, /suburb/],
       ['/v1/suburb-analytics/timeseries', { state: 'VIC', suburb: 'Huntly', metric: 'vacancy' }, /metric/],
-      ['/v1/suburb-analytics/screen', { state: 'VIC', bogus_metric_min: '1' }, /bogus_metric/],
+      ['/v1/suburb-analytics/screen', { state: 'VIC', bogus_metric_min: '1' }, /Unknown metric 'bogus_metric'/],
+      ['/v1/suburb-analytics/screen', { state: 'VIC', Livability_Score_max: '1' }, /Unknown metric 'Livability_Score'/],
+      ['/v1/suburb-analytics/screen', { state: 'VIC', [`${'x'.repeat(300)}_min`]: '1' }, /Unknown metric/],
+      [
+        '/v1/suburb-analytics/screen',
+        { state: 'VIC', flood_land_share_pct_min: ['1', '2'] as unknown as string },
+        /single/,
+      ],
       ['/v1/suburb-analytics/screen', { state: 'VIC', livability_score_min: 'high' }, /livability_score_min/],
       ['/v1/suburb-analytics/screen', { state: 'VIC', flood_land_share_pct_max: 'ten' }, /flood_land_share_pct_max/],
       [

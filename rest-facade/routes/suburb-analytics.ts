@@ -139,7 +139,9 @@ export const suburbAnalyticsTimeseries = defineRoute({
 });
 
 /** `<metric>_min` / `<metric>_max` query parameters, read from the loose rest of the query. */
-const RANGE_PARAM = /^([a-z][a-z0-9_]*)_(min|max)$/;
+const RANGE_PARAM = /^(.+)_(min|max)$/s;
+/** Longer than any metric name: refused as unknown without quoting it whole. */
+const MAX_METRIC_NAME = 64;
 
 type Ranges = Array<{ metric: string; min: number | null; max: number | null }>;
 
@@ -161,6 +163,13 @@ const screenQuery = z
       const match = RANGE_PARAM.exec(name);
       if (!match) continue;
       const [, metric = '', bound = 'min'] = match;
+      if (metric.length > MAX_METRIC_NAME) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Unknown metric '${metric.slice(0, 40)}…' (${metric.length} characters).`,
+        });
+        return z.NEVER;
+      }
       let value: number;
       if (typeof raw === 'number') value = raw;
       else {
