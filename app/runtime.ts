@@ -17,6 +17,9 @@ import { KeyStore } from '../platform/keys.ts';
 import { UsageMeter } from '../platform/usage.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import { isSandboxLoadedAtAnySize, seedSandbox } from '../prisma/sandbox/load.ts';
+import { SANDBOX_DATASET } from '../prisma/sandbox/generate.ts';
+import { rollupSuburbAnalytics, suburbAnalyticsComputed } from '../core/suburb-analytics/rollup.ts';
+import { SUBURB_METRICS_PROVIDERS } from '../subgraphs/suburb-metrics.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { SUBGRAPHS, SUBGRAPH_NAMES, subgraphPort } from '../subgraphs/index.ts';
 import type { Graph } from '../gateway/graph.ts';
@@ -44,6 +47,9 @@ export async function prepareDatabase(db: Database, config: Pick<Config, 'sandbo
     logger.info('loading the sandbox dataset (first start only)');
     const summary = await seedSandbox(db, { seed: config.sandboxSeed });
     logger.info('sandbox dataset loaded', { ...summary });
+  } else if (!(await suburbAnalyticsComputed(db, SANDBOX_DATASET))) {
+    // a sandbox loaded before the suburb analytics existed: its bundles, once
+    await rollupSuburbAnalytics(db, { dataset: SANDBOX_DATASET, providers: SUBURB_METRICS_PROVIDERS });
   }
 }
 

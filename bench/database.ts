@@ -72,7 +72,7 @@ async function seedScaled(db: Database, seed: number, parcels: number): Promise<
   process.stdout.write(`seeded ${summary.parcels} parcels in ${(summary.ms / 1000).toFixed(0)} s\n`);
 }
 
-async function withDatabase<T>(url: string, work: (db: Database) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(url: string, work: (db: Database) => Promise<T>): Promise<T> {
   const db = await openDatabase({ databaseUrl: url, dataDir: '.landgraph-bench' });
   try {
     return await work(db);

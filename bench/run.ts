@@ -5,7 +5,8 @@
  * GET /v1/planning-provisions and GET /v1/envelope-by-address through the facade alone
  * and the layer routes of issue #11 with the whole property graph through REST and /graphql
  * and the whole graph against @graphql-hive/gateway over the distributed mode's subgraph services
- * (`--only start|lookup|address|planning|layers|graph` runs one phase; layers includes graph unless --no-peer). First of all, the start phase times the
+ * (`--only start|lookup|address|planning|layers|graph|analytics` runs one phase; layers includes graph unless --no-peer;
+ * analytics times the suburb-analytics bundle, screen and timeseries against their p50 targets). First of all, the start phase times the
  * embedded default's cold and warm starts and reads its memory after a mix of requests. Bounded: loopback only, every phase has a
  * fixed duration, children are stopped on any exit.
  */
@@ -62,6 +63,8 @@ import { describeGraphChecks, graphSection, graphTable, graphVerdict, writeGraph
 import type { Child } from './processes.ts';
 import { freePort, startChild, stopAllChildren, stopChildrenOnExit, waitUntilAnswering } from './processes.ts';
 import { measureStart, startDocs, startSection, startVerdict } from './start-phase.ts';
+import type { AnalyticsQueries } from './analytics-phase.ts';
+import { analyticsQueries, analyticsVerdict, measureAnalyticsRoutes } from './analytics-phase.ts';
 import type { Window } from './profile.ts';
 import { monotonicUs, summariseProfiles } from './profile.ts';
 import type { RouteResult, RunFacts } from './report.ts';
@@ -74,7 +77,7 @@ const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
 /** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
 const ADDRESS_CHECK_SAMPLE = 500;
-const PHASES = ['start', 'lookup', 'address', 'planning', 'layers', 'graph'] as const;
+const PHASES = ['start', 'lookup', 'address', 'planning', 'layers', 'graph', 'analytics'] as const;
 type Phase = (typeof PHASES)[number];
 
 function options() {
@@ -409,6 +412,17 @@ async function planningPhase(
   return { results, checks };
 }
 
+/** The suburb-analytics routes at one connection, against their p50 targets (printed; not written to the docs). */
+async function analyticsPhase(ctx: Context, queries: AnalyticsQueries): Promise<void> {
+  const results = await measureAnalyticsRoutes(
+    targetOf(ctx, 'facade'),
+    queries,
+    { load: ctx.opts.load, rounds: ctx.opts.rounds, initialWarmupS: ctx.opts.initialWarmupS },
+    (route, m) => process.stdout.write(line(route, m)),
+  );
+  process.stdout.write(`\n${analyticsVerdict(results, queries)}\n`);
+}
+
 /** The layer routes and the whole property graph: every request tallied, then measured at each connection count. */
 async function layersPhase(
   ctx: Context,
@@ -541,6 +555,7 @@ async function main(): Promise<void> {
   const address = opts.phases.has('address');
   const planning = opts.phases.has('planning');
   const layers = opts.phases.has('layers') || graph;
+  const analytics = opts.phases.has('analytics') ? await analyticsQueries(databaseUrl) : undefined;
   const [points, addresses, lots, db, layerPoints] = await Promise.all([
     lookup ? benchPoints(databaseUrl, opts.points, seed) : [],
     address ? benchAddresses(databaseUrl, opts.addressQueries, seed) : [],
@@ -569,6 +584,7 @@ async function main(): Promise<void> {
           requests.slice(0, 1).filter((r): r is string => typeof r === 'string'),
         )
       : []),
+    ...(analytics ? [analytics.routes.bundle[0] ?? ''] : []),
   ].map((path) => `${servers.facade.url}${path}`);
   const headers = await benchHeaders(ROOT, probes, databaseUrl);
   const ctx: Context = {
@@ -584,6 +600,7 @@ async function main(): Promise<void> {
   const layersRun =
     layerRequests && opts.phases.has('layers') ? await layersPhase(ctx, layerRequests, db.parcels) : undefined;
   const graphRun = layerRequests && graph ? await graphPhase(ctx, layerRequests, databaseUrl) : undefined;
+  if (analytics) await analyticsPhase(ctx, analytics);
   await stopAllChildren();
 
   const machine = machineFacts();

@@ -40,8 +40,9 @@ import {
 import { KEYS_USAGE, runKeysCommand } from './keys.ts';
 import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
 import type { RunningServer } from './serve.ts';
-import { LAND_SUPPLY_ROLLUP_EVERY_MS, serve, stopOnSignals } from './serve.ts';
+import { LAND_SUPPLY_ROLLUP_EVERY_MS, SUBURB_ANALYTICS_CHECK_EVERY_MS, serve, stopOnSignals } from './serve.ts';
 import { LAND_SUPPLY_USAGE, runLandSupplyCommand } from './land-supply.ts';
+import { SUBURB_ANALYTICS_USAGE, runSuburbAnalyticsCommand } from './suburb-analytics.ts';
 import { DEMO_DAILY_CAP, ensureDemoKey } from '../platform/demo-key.ts';
 
 const USAGE = `Usage: landgraph <command>
@@ -82,6 +83,8 @@ const USAGE = `Usage: landgraph <command>
                             upsert ABS building approvals by SA2 (Data Explorer CSV)
   land-supply rollup [--week YYYY-MM-DD] [--dataset live]
                             roll up a week of land supply per estate, suburb and state (idempotent)
+  suburb-analytics rollup [--state VIC|NSW|QLD] [--dataset live|sandbox]
+                            recompute the suburb analytics bundles of a state, or all three (idempotent)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
@@ -145,6 +148,8 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest abs-building-approvals', ABS_APPROVALS_USAGE],
   ['land-supply', LAND_SUPPLY_USAGE],
   ['land-supply rollup', LAND_SUPPLY_USAGE],
+  ['suburb-analytics', SUBURB_ANALYTICS_USAGE],
+  ['suburb-analytics rollup', SUBURB_ANALYTICS_USAGE],
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
@@ -250,7 +255,10 @@ export async function main(args: string[]): Promise<number> {
         const distributed = args.includes('--distributed') || config.mode === 'distributed';
         const running = distributed
           ? await startDistributed(config)
-          : await serve(config, { landSupplyRollupEveryMs: LAND_SUPPLY_ROLLUP_EVERY_MS });
+          : await serve(config, {
+              landSupplyRollupEveryMs: LAND_SUPPLY_ROLLUP_EVERY_MS,
+              suburbAnalyticsEveryMs: SUBURB_ANALYTICS_CHECK_EVERY_MS,
+            });
         stopOnSignals(() => running.stop());
         process.stdout.write(await startBanner(running, config));
         return await new Promise<number>(() => undefined);
@@ -288,6 +296,8 @@ export async function main(args: string[]): Promise<number> {
         return await runMirrorCommand(args.slice(1));
       case 'land-supply':
         return await runLandSupplyCommand(args.slice(1));
+      case 'suburb-analytics':
+        return await runSuburbAnalyticsCommand(args.slice(1));
       case 'keys':
         setLogLevel('warn');
         return await runKeysCommand(args.slice(1));

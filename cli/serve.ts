@@ -6,11 +6,22 @@ import { startRuntime } from '../app/runtime.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 import { scheduleLandSupplyRollup } from '../core/land-supply.ts';
+import { licensedMetricsFeed } from '../core/suburb-analytics/licensed.ts';
+import { scheduleSuburbAnalyticsRollup } from '../core/suburb-analytics/rollup.ts';
+import { SUBURB_METRICS_PROVIDERS } from '../subgraphs/suburb-metrics.ts';
 
 /** How often the serving process checks that the latest land-supply week is rolled up (the CLI's serve). */
 export const LAND_SUPPLY_ROLLUP_EVERY_MS = 3_600_000;
 
+/**
+ * How often the serving process checks for stale suburb bundles (a state ingested since its
+ * rollup, or older than LANDGRAPH_SUBURB_ANALYTICS_EVERY_H, a day by default).
+ */
+export const SUBURB_ANALYTICS_CHECK_EVERY_MS = 3_600_000;
+
 export type ServeOptions = {
+  /** Checks the suburb analytics bundles this often; off (null) unless asked, so tests start no timer. */
+  suburbAnalyticsEveryMs?: number | null;
   /** Checks the land-supply rollup this often; off (null) unless asked, so tests start no timer. */
   landSupplyRollupEveryMs?: number | null;
 };
@@ -35,12 +46,22 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   });
   const every = options.landSupplyRollupEveryMs ?? null;
   const stopRollup = every ? scheduleLandSupplyRollup(runtime.db, ['sandbox', 'live'], every) : () => undefined;
+  const analyticsEvery = options.suburbAnalyticsEveryMs ?? null;
+  const stopAnalytics = analyticsEvery
+    ? scheduleSuburbAnalyticsRollup(runtime.db, ['sandbox', 'live'], {
+        intervalMs: analyticsEvery,
+        maxAgeH: config.suburbAnalyticsEveryH,
+        providers: SUBURB_METRICS_PROVIDERS,
+        feed: licensedMetricsFeed(config.licensedMetricsFeed),
+      })
+    : () => undefined;
   return {
     runtime,
     server,
     url,
     async stop() {
       stopRollup();
+      stopAnalytics();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.close();
     },

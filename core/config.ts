@@ -161,6 +161,20 @@ const parsedBy = <T>(parse: (value: string) => T | string) =>
       return parsed;
     });
 
+/**
+ * Where the suburb bundles' licensed_metrics come from (core/suburb-analytics/licensed.ts):
+ * unset, empty or `none`: no feed (every metric not_yet_available); `file:/path/feed.json`: a
+ * JSON file the operator keeps (a relative path is read from the working directory).
+ */
+export type LicensedMetricsFeedSetting = { kind: 'none' } | { kind: 'file'; path: string };
+
+function parseLicensedFeed(value: string): LicensedMetricsFeedSetting | string {
+  const text = value.trim();
+  if (text === '' || text === 'none') return { kind: 'none' };
+  if (text.startsWith('file:') && text.length > 'file:'.length) return { kind: 'file', path: resolve(text.slice(5)) };
+  return `'${text}' is not none or file:/path/to/feed.json`;
+}
+
 const EnvSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().default('127.0.0.1'),
@@ -191,6 +205,13 @@ const EnvSchema = z.object({
   LANDGRAPH_HAZARDS_CIRCUIT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
   LANDGRAPH_HAZARDS_CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   LANDGRAPH_HAZARDS_CACHE_TTL_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  LANDGRAPH_LICENSED_METRICS_FEED: parsedBy(parseLicensedFeed),
+  LANDGRAPH_SUBURB_ANALYTICS_EVERY_H: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 7)
+    .default(24),
   LANDGRAPH_OBJECT_STORE_DIR: z
     .string()
     .trim()
@@ -259,6 +280,10 @@ export type Config = {
   hazardsCircuitCooldownMs: number;
   /** Seconds a live hazard answer is kept in process; 0 turns the cache off. */
   hazardsCacheTtlS: number;
+  /** The licensed feed of the suburb bundles' licensed_metrics; none unless configured. */
+  licensedMetricsFeed: LicensedMetricsFeedSetting;
+  /** Hours after which the serving process recomputes a state's suburb bundles even without a new ingest. */
+  suburbAnalyticsEveryH: number;
   /** Interface the subgraph services bind to in distributed mode; loopback unless set. */
   subgraphHost: string;
   /** Budget of one gateway → subgraph HTTP call. */
@@ -307,6 +332,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hazardsCircuitThreshold: e.LANDGRAPH_HAZARDS_CIRCUIT_THRESHOLD,
     hazardsCircuitCooldownMs: e.LANDGRAPH_HAZARDS_CIRCUIT_COOLDOWN_MS,
     hazardsCacheTtlS: e.LANDGRAPH_HAZARDS_CACHE_TTL_S,
+    licensedMetricsFeed: e.LANDGRAPH_LICENSED_METRICS_FEED,
+    suburbAnalyticsEveryH: e.LANDGRAPH_SUBURB_ANALYTICS_EVERY_H,
     subgraphHost: e.LANDGRAPH_SUBGRAPH_HOST,
     subgraphTimeoutMs: e.LANDGRAPH_SUBGRAPH_TIMEOUT_MS,
     internalSecret: e.LANDGRAPH_INTERNAL_SECRET,

@@ -62,3 +62,11 @@ export const DEFAULT_COMPARABLE_MONTHS = 24;
 export const MAX_COMPARABLE_MONTHS = 60;
 export const DEFAULT_COMPARABLES = 10;
 export const MAX_COMPARABLES = 50;
+/** Suburb analytics (spec 4.4, 8): rows per page of the screen; more is refused (400), never clamped. */
+export const MAX_SUBURB_SCREEN_PAGE = 100;
+export const DEFAULT_SUBURB_SCREEN_PAGE = 50;
+/** Rows per page of the list of a state's computed suburbs. */
+export const MAX_SUBURB_LIST_PAGE = 500;
+export const DEFAULT_SUBURB_LIST_PAGE = 100;
+/** Range filters one screen takes (a metric's _min and _max count as one). */
+export const MAX_SUBURB_SCREEN_RANGES = 20;

@@ -244,6 +244,10 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.propertySales': ['dossier.read'],
   'Query.suburbMarket': ['locality.read', 'locality.suburb'],
   'Query.suburbPipeline': ['locality.read', 'locality.suburb'],
+  'Query.suburbAnalyticsBundle': ['suburb-analytics.read'],
+  'Query.suburbAnalyticsList': ['suburb-analytics.read'],
+  'Query.suburbAnalyticsTimeseries': ['suburb-analytics.read'],
+  'Query.suburbAnalyticsScreen': ['suburb-analytics.read'],
 };
 
 /**
@@ -375,6 +379,13 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'StateLatest',
   'StateSupply',
   'StatesSupply',
+  'SuburbAnalyticsBundle',
+  'SuburbAnalyticsList',
+  'SuburbAnalyticsListItem',
+  'SuburbAnalyticsScreen',
+  'SuburbAnalyticsTimeseries',
+  'SuburbScreenRow',
+  'SuburbSeriesPoint',
   'SuburbSupply',
   'SupplyWeek',
   'TerrainLayer',

@@ -50,6 +50,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   UGB: 'Urban growth boundary (spec 4.3; scope ugb.read for keyed callers).',
   Easements: 'Easement features by bbox or parcel PFI (scope easement.read).',
   'Land Values': "A parcel's land value from the valuer-general (scope dossier.read).",
+  'Suburb Analytics':
+    'Precomputed suburb bundles, their list, quarterly series and the metric screen (spec 2.10, 4.4; scope suburb-analytics.read).',
 };
 
 const DESCRIPTION = `**Authentication.** Send \`Authorization: Bearer <API key>\`. Live keys start \`landgraph_live_\`; test keys

@@ -1,5 +1,6 @@
 import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
+import { buildAnalyticsSubgraph } from './analytics/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildDemographicsSubgraph } from './demographics/server.ts';
 import { buildDevelopmentSubgraph } from './development/server.ts';
@@ -27,6 +28,7 @@ export const SUBGRAPHS = {
   supply: buildSupplySubgraph,
   demographics: buildDemographicsSubgraph,
   market: buildMarketSubgraph,
+  analytics: buildAnalyticsSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

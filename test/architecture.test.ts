@@ -75,4 +75,25 @@ describe('subgraph boundaries', () => {
     // The registry is the one place that knows every subgraph.
     expect(crossSubgraphImports(join(SUBGRAPHS, 'index.ts'), "import { x } from './cadastre/index.ts';")).toEqual([]);
   });
+
+  it('the suburb-metrics providers are registered in one place (subgraphs/suburb-metrics.ts), which no subgraph imports', () => {
+    const registry = join(SUBGRAPHS, 'suburb-metrics.ts');
+    const imports = (file: string) =>
+      ts
+        .preProcessFile(readFileSync(file, 'utf8'), true, true)
+        .importedFiles.map((imported) => resolve(dirname(file), imported.fileName));
+    // every layer's provider is in the registry: a provider written but not registered fails here
+    const providers = readdirSync(SUBGRAPHS, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(SUBGRAPHS, entry.name, 'suburb-metrics.ts'))
+      .filter((path) => typeScriptFiles(dirname(path)).includes(path));
+    expect(providers.length).toBeGreaterThanOrEqual(3);
+    const registered = imports(registry);
+    expect(providers.filter((path) => !registered.includes(path)).map((path) => relative(ROOT, path))).toEqual([]);
+    // and no subgraph reaches back into the registry (a subgraph answers its own layer only)
+    const offenders = typeScriptFiles(SUBGRAPHS)
+      .filter((file) => subgraphOf(file) !== null && imports(file).includes(registry))
+      .map((file) => relative(ROOT, file));
+    expect(offenders).toEqual([]);
+  });
 });

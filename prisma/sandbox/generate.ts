@@ -78,7 +78,8 @@ export function sandboxParcels(options: SandboxOptions): number {
  * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil, easements,
  * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
  * v6: no development applications; v7: no SPEAR applications or land supply; v8: SPEAR applications or land supply,
- * the name each branch gave its half; v9: no Census demographics, market sales, rents, bonds or building approvals)
+ * the name each branch gave its half; v9: no Census demographics, market sales, rents, bonds or building approvals,
+ * or suburb analytics bundles)
  * reloads it on the next start.
  */
 export const SANDBOX_VERSION = 'v10';

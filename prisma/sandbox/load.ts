@@ -16,6 +16,8 @@
  * written by an older generator (another version) is never taken for it.
  */
 import { rollupWeeksIn } from '../../core/land-supply.ts';
+import { rollupSuburbAnalytics } from '../../core/suburb-analytics/rollup.ts';
+import { SUBURB_METRICS_PROVIDERS } from '../../subgraphs/suburb-metrics.ts';
 import { SUPPLY_LAST_WEEK, weekAt } from './supply.ts';
 import { seedMarketIn } from './market.ts';
 import type { Database, QueryFn } from '../../core/db.ts';
@@ -116,6 +118,8 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
     await seedMarketIn(query, SANDBOX_DATASET, options.seed);
   });
   await db.exec(ANALYZE_TABLES);
+  // the suburb bundles are computed from every layer just loaded (each state replaced in its own transaction)
+  await rollupSuburbAnalytics(db, { dataset: SANDBOX_DATASET, providers: SUBURB_METRICS_PROVIDERS });
   result.ms = Math.round(performance.now() - started);
   return result;
 }

@@ -656,6 +656,11 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM census.boundary WHERE dataset = $1',
   'DELETE FROM census.profile WHERE dataset = $1',
   ...DELETE_MARKET,
+  // the suburb bundles are recomputed from the new rows once they are in (seedSandbox)
+  'DELETE FROM analytics.suburb_bundle WHERE dataset = $1',
+  'DELETE FROM analytics.suburb_series WHERE dataset = $1',
+  'DELETE FROM analytics.metric_catalog WHERE dataset = $1',
+  'DELETE FROM analytics.rollup_run WHERE dataset = $1',
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.

@@ -14,6 +14,7 @@ import { DEVELOPMENT_ROUTE_DOCS } from './development-docs.ts';
 import { SPEAR_ROUTE_DOCS } from './spear-docs.ts';
 import { SUPPLY_ROUTE_DOCS } from './supply-docs.ts';
 import { MARKET_ROUTE_DOCS } from './market-docs.ts';
+import { SUBURB_ANALYTICS_ROUTE_DOCS } from './suburb-analytics-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -231,4 +232,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...SUPPLY_ROUTE_DOCS,
   ...DEMOGRAPHICS_ROUTE_DOCS,
   ...MARKET_ROUTE_DOCS,
+  ...SUBURB_ANALYTICS_ROUTE_DOCS,
 };

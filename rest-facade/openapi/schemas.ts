@@ -14,6 +14,7 @@ import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
 import { SPEAR_SCHEMAS } from './spear-docs.ts';
 import { SUPPLY_SCHEMAS } from './supply-docs.ts';
 import { MARKET_SCHEMAS } from './market-docs.ts';
+import { SUBURB_ANALYTICS_SCHEMAS } from './suburb-analytics-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -551,4 +552,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...SUPPLY_SCHEMAS,
   ...DEMOGRAPHICS_SCHEMAS,
   ...MARKET_SCHEMAS,
+  ...SUBURB_ANALYTICS_SCHEMAS,
 };

@@ -32,6 +32,13 @@ import {
   landSupplyStates,
   landSupplySuburb,
 } from './supply.ts';
+import {
+  suburbAnalyticsBundle,
+  suburbAnalyticsList,
+  suburbAnalyticsScreen,
+  suburbAnalyticsSuburb,
+  suburbAnalyticsTimeseries,
+} from './suburb-analytics.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
 import {
   propertySales,
@@ -98,4 +105,10 @@ export const ROUTES: RouteDefinition[] = [
   suburbTrends,
   suburbTrendPrices,
   suburbTrendRents,
+  // the fixed paths before /{state}, which would take 'bundle', 'timeseries' or 'screen' for a state
+  suburbAnalyticsBundle,
+  suburbAnalyticsTimeseries,
+  suburbAnalyticsScreen,
+  suburbAnalyticsList,
+  suburbAnalyticsSuburb,
 ] as RouteDefinition[];
