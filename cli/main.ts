@@ -13,6 +13,7 @@ import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
 import { DEVELOPMENT_USAGE, runIngestDevelopmentCommand } from './ingest/development-cli.ts';
 import { SPEAR_USAGE, runIngestSpearCommand } from './ingest/spear-cli.ts';
+import { OSM_USAGE, runIngestOsmCommand } from './ingest/osm-cli.ts';
 import { EASEMENTS_USAGE, runIngestEasementsCommand } from './ingest/easements-cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import {
@@ -56,6 +57,8 @@ const USAGE = `Usage: landgraph <command>
                             upsert development applications (PlanningAlerts or NSW Planning Portal JSON)
   ingest spear <file> [--dataset live] [--snapshot ID]
                             upsert Victorian SPEAR applications (a SPEAR public-search style JSON export)
+  ingest osm --file <extract.osm|extract.osm.pbf> [--state CODE] [--dataset live] [--snapshot ID]
+                            load OpenStreetMap amenities and the walking network (ODbL)
   land-supply rollup [--week YYYY-MM-DD] [--dataset live]
                             roll up a week of land supply per estate, suburb and state (idempotent)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
@@ -114,6 +117,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest easements', EASEMENTS_USAGE],
   ['ingest development-applications', DEVELOPMENT_USAGE],
   ['ingest spear', SPEAR_USAGE],
+  ['ingest osm', OSM_USAGE],
   ['land-supply', LAND_SUPPLY_USAGE],
   ['land-supply rollup', LAND_SUPPLY_USAGE],
   ['mirror', MIRROR_USAGE],
@@ -249,6 +253,7 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'easements') return await runIngestEasementsCommand(rest);
         if (sub === 'development-applications') return await runIngestDevelopmentCommand(rest);
         if (sub === 'spear') return await runIngestSpearCommand(rest);
+        if (sub === 'osm') return await runIngestOsmCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

@@ -49,3 +49,9 @@ export const DEFAULT_SUPPLY_WEEKS = 12;
 export const MAX_SUPPLY_WEEKS = 104;
 export const MIN_SUPPLY_TILE_ZOOM = 10;
 export const MAX_SUPPLY_TILE_ZOOM = 18;
+
+// amenities near a point (locality routes, amenitiesNear)
+export const DEFAULT_AMENITY_RADIUS_M = 1500;
+export const MAX_AMENITY_RADIUS_M = 5000;
+export const DEFAULT_AMENITY_LIMIT = 20;
+export const MAX_AMENITY_LIMIT = 100;

@@ -94,6 +94,8 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'spear.read',
   // the land-supply nearby lookups take pfi + state in place of lat/lng
   'land-supply.read',
+  // the locality amenity lookups take pfi + state in place of lat/lng
+  'locality.read',
 ];
 
 /**
@@ -230,6 +232,9 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.landSupplyState': ['land-supply.read'],
   'Query.landSupplyStates': ['land-supply.read'],
   'Query.landSupplyLotTile': ['land-supply.read'],
+  'Query.amenitiesNear': ['locality.read'],
+  'Query.suburbAmenities': ['locality.read'],
+  'Query.walkingCatchment': ['catchment.read'],
 };
 
 /**
@@ -252,6 +257,9 @@ export const OPEN_FIELDS: readonly string[] = [
 export const SCOPED_BY_PARENT: readonly string[] = [
   'Address',
   'AddressLayer',
+  'AmenitiesNearLayer',
+  'Amenity',
+  'AmenityTag',
   'AddressList',
   'AddressMatch',
   'AddressMatchResult',
@@ -340,6 +348,8 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'StateSupply',
   'StatesSupply',
   'SuburbSupply',
+  'SuburbAmenitiesLayer',
+  'SuburbAmenityCount',
   'SupplyWeek',
   'TerrainLayer',
   'TerrainStats',
@@ -348,6 +358,7 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'UgbCollection',
   'UgbFeature',
   'UgbPointData',
+  'WalkingCatchment',
   'WallOnBoundaryRule',
   'Zone',
 ];

@@ -1,5 +1,6 @@
 import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
+import { buildAmenitiesSubgraph } from './amenities/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildDevelopmentSubgraph } from './development/server.ts';
 import { buildHazardsSubgraph } from './hazards/server.ts';
@@ -23,6 +24,8 @@ export const SUBGRAPHS = {
   hazards: buildHazardsSubgraph,
   development: buildDevelopmentSubgraph,
   supply: buildSupplySubgraph,
+  // P8: demographics (another branch) comes right after supply, then amenities; the lead reconciles the order
+  amenities: buildAmenitiesSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;
 
 export type SubgraphName = keyof typeof SUBGRAPHS;

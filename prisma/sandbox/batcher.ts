@@ -38,6 +38,10 @@ export function emptyTables(): Buffers {
     supply_estate: [],
     supply_lot: [],
     supply_lot_snapshot: [],
+    walk_node: [],
+    walk_edge: [],
+    amenity: [],
+    amenity_coverage: [],
     dataset_source: [],
   };
 }
@@ -72,6 +76,10 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   supply_estate: (rows) => ({ table: 'supply_estate', rows }),
   supply_lot: (rows) => ({ table: 'supply_lot', rows }),
   supply_lot_snapshot: (rows) => ({ table: 'supply_lot_snapshot', rows }),
+  walk_node: (rows) => ({ table: 'walk_node', rows }),
+  walk_edge: (rows) => ({ table: 'walk_edge', rows }),
+  amenity: (rows) => ({ table: 'amenity', rows }),
+  amenity_coverage: (rows) => ({ table: 'amenity_coverage', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -105,6 +113,10 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'supply_estate',
   'supply_lot',
   'supply_lot_snapshot',
+  'walk_node',
+  'walk_edge',
+  'amenity',
+  'amenity_coverage',
   'dataset_source',
 ];
 

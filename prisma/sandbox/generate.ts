@@ -8,6 +8,7 @@ import { Batcher } from './batcher.ts';
 import { DA_MODELLED_ON } from './development.ts';
 import { SPEAR_MODELLED_ON } from './spear.ts';
 import { pushSupplyRows, SUPPLY_MODELLED_ON } from './supply.ts';
+import { AMENITIES_MODELLED_ON, pushAmenityRows } from './amenities.ts';
 import { IdMint } from './identifiers.ts';
 import { separateSuburbs } from './placement.ts';
 import { heritageCount } from './planning.ts';
@@ -40,6 +41,7 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'development-applications',
   'spear',
   'land-supply',
+  'amenities',
 ];
 
 export interface SandboxOptions {
@@ -72,10 +74,10 @@ export function sandboxParcels(options: SandboxOptions): number {
  * in addresses; v2: no roads, urban growth boundary, climate zones or terrain; v3: no soil, easements,
  * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
  * v6: no development applications; v7: no SPEAR applications or land supply; v8: SPEAR applications or land supply,
- * the name each branch gave its half)
+ * the name each branch gave its half; v9: no amenities or walking network)
  * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v9';
+export const SANDBOX_VERSION = 'v10';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {
@@ -173,6 +175,8 @@ const SOURCES: Record<
   // SPEAR is Victoria's own system: NSW and QLD get no row, so the layer answers not_covered there
   spear: { what: 'SPEAR applications', modelledOn: SPEAR_MODELLED_ON },
   'land-supply': { what: 'land supply', modelledOn: SUPPLY_MODELLED_ON },
+  // amenities and the walking network are OpenStreetMap's (ODbL) in a real load
+  amenities: { what: 'amenities and walking network', modelledOn: AMENITIES_MODELLED_ON, license: 'ODbL' },
 };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {
@@ -215,6 +219,8 @@ export function* generateSandbox(options: SandboxOptions, plan = planSandbox(opt
   yield* demRows(options.seed, plan.suburbs, out);
   // land supply last of the layers: its own random streams, so every earlier row is as it was
   for (const suburb of plan.suburbs) pushSupplyRows(options.seed, suburb.spec, out);
+  // amenities and the walking network after it, on their own random stream likewise
+  for (const suburb of plan.suburbs) pushAmenityRows(options.seed, suburb, out);
   yield* out.drain(true);
   for (const row of datasetSources(options)) out.push('dataset_source', row);
   yield* out.drain(true);

@@ -4,6 +4,7 @@
  * as rounded longitude and latitude. Columns G-NAF leaves blank for a plain address (number
  * prefixes, building names, dates) are left out and load as null.
  */
+import type { AmenityCoverageRow, AmenityRow, WalkEdgeRow, WalkNodeRow } from './amenities.ts';
 import type { SupplyEstateRow, SupplyLotRow, SupplySnapshotRow } from './supply.ts';
 import type { SandboxState } from './suburbs.ts';
 
@@ -25,7 +26,8 @@ export type SourceLayer =
   | 'hazards'
   | 'development-applications'
   | 'spear'
-  | 'land-supply';
+  | 'land-supply'
+  | 'amenities';
 
 export interface StateRow {
   state_pid: string;
@@ -384,6 +386,10 @@ export interface SandboxTables {
   supply_estate: SupplyEstateRow;
   supply_lot: SupplyLotRow;
   supply_lot_snapshot: SupplySnapshotRow;
+  walk_node: WalkNodeRow;
+  walk_edge: WalkEdgeRow;
+  amenity: AmenityRow;
+  amenity_coverage: AmenityCoverageRow;
   dataset_source: DatasetSourceRow;
 }
 

@@ -12,6 +12,7 @@ import { ROADS_SCHEMAS } from './roads-docs.ts';
 import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
 import { SPEAR_SCHEMAS } from './spear-docs.ts';
 import { SUPPLY_SCHEMAS } from './supply-docs.ts';
+import { LOCALITY_SCHEMAS } from './locality-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -546,4 +547,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...DEVELOPMENT_SCHEMAS,
   ...SPEAR_SCHEMAS,
   ...SUPPLY_SCHEMAS,
+  ...LOCALITY_SCHEMAS,
 };

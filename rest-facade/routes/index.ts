@@ -32,6 +32,14 @@ import {
   landSupplySuburb,
 } from './supply.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
+import {
+  catchmentWalking,
+  localityChildcare,
+  localitySchools,
+  localitySuburbAmenities,
+  localitySupermarkets,
+  localityTransportStops,
+} from './locality.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
 export const ROUTES: RouteDefinition[] = [
@@ -83,4 +91,10 @@ export const ROUTES: RouteDefinition[] = [
   landSupplyState,
   landSupplyStates,
   landSupplyLotTiles,
+  localitySchools,
+  localityChildcare,
+  localitySupermarkets,
+  localityTransportStops,
+  localitySuburbAmenities,
+  catchmentWalking,
 ] as RouteDefinition[];
