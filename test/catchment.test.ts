@@ -166,13 +166,13 @@ describe('GET /v1/catchment/walking', () => {
     expect(cafe.walking_distance_m).toBeLessThan(lengths.ab! + lengths.be! + 15);
     // the walk to the cafe goes round by B: longer than the straight line
     expect(cafe.walking_distance_m).toBeGreaterThan(cafe.distance_m + 100);
-    expect(res.body.amenities.map((a: Amenity) => a.name)).toEqual(['Test Cafe at E', 'Test School near C']);
+    expect((res.body.amenities as Amenity[]).map((a) => a.name)).toEqual(['Test Cafe at E', 'Test School near C']);
   });
 
   it('walks 15 minutes (1200 m) without reaching D, 1470 m away by the only way there', async () => {
     const res = await catchment({ lat: LAT, lng: LNG, minutes: 15 }).expect(200);
     expect(res.body.reached.nodes).toBe(4);
-    expect(res.body.amenities.map((a: Amenity) => a.name)).not.toContain('Test Stop near D');
+    expect((res.body.amenities as Amenity[]).map((a) => a.name)).not.toContain('Test Stop near D');
   });
 
   it('starts from the node nearest the point and walks the step to it first', async () => {
@@ -192,7 +192,7 @@ describe('GET /v1/catchment/walking', () => {
     // near the off-network supermarket the buffer holds it, at its straight-line distance and no walk
     const near = await catchment({ lat: LAT + 0.0045, lng: LNG - 0.006, minutes: 10 }).expect(200);
     expect(near.body.approximate).toBe(true);
-    const names = near.body.amenities.map((a: Amenity) => a.name);
+    const names = (near.body.amenities as Amenity[]).map((a) => a.name);
     expect(names).toContain('Test Supermarket off the network');
     expect(near.body.amenities[0].walking_distance_m).toBeNull();
   });

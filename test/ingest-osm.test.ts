@@ -166,7 +166,14 @@ describe('landgraph ingest osm (real OpenStreetMap export of Ultimo, Sydney)', (
     expect(res.headers['x-service-attribution']).toMatch(/OpenStreetMap contributors/);
     expect(res.body.reached.edges).toBeGreaterThan(5);
     expect(['Polygon', 'MultiPolygon']).toContain(res.body.polygon.type);
-    const cafe = res.body.amenities.find((a: { name: string }) => a.name === 'Cornerstone Cafe');
+    const cafe = (
+      res.body.amenities as Array<{
+        name: string;
+        distance_m: number;
+        walking_distance_m: number;
+        walking_minutes: number;
+      }>
+    ).find((a) => a.name === 'Cornerstone Cafe')!;
     expect(cafe).toBeDefined();
     expect(cafe.walking_distance_m).toBeGreaterThanOrEqual(cafe.distance_m - 1);
     expect(cafe.walking_minutes).toBeCloseTo(cafe.walking_distance_m / 80, 1);
