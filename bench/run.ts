@@ -5,7 +5,7 @@
  * GET /v1/planning-provisions and GET /v1/envelope-by-address through the facade alone
  * and the layer routes of issue #11 with the whole property graph through REST and /graphql
  * and the whole graph against @graphql-hive/gateway over the distributed mode's subgraph services
- * (`--only start|lookup|address|planning|layers|graph` runs one phase; layers includes graph unless --no-peer). First of all, the start phase times the
+ * (`--only start|lookup|address|planning|layers|graph|catchment` runs one phase; layers includes graph unless --no-peer). First of all, the start phase times the
  * embedded default's cold and warm starts and reads its memory after a mix of requests. Bounded: loopback only, every phase has a
  * fixed duration, children are stopped on any exit.
  */
@@ -62,6 +62,7 @@ import { describeGraphChecks, graphSection, graphTable, graphVerdict, writeGraph
 import type { Child } from './processes.ts';
 import { freePort, startChild, stopAllChildren, stopChildrenOnExit, waitUntilAnswering } from './processes.ts';
 import { measureStart, startDocs, startSection, startVerdict } from './start-phase.ts';
+import { catchmentPaths, catchmentVerdict, checkCatchments, measureCatchments } from './catchment-phase.ts';
 import type { Window } from './profile.ts';
 import { monotonicUs, summariseProfiles } from './profile.ts';
 import type { RouteResult, RunFacts } from './report.ts';
@@ -74,7 +75,7 @@ const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
 /** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
 const ADDRESS_CHECK_SAMPLE = 500;
-const PHASES = ['start', 'lookup', 'address', 'planning', 'layers', 'graph'] as const;
+const PHASES = ['start', 'lookup', 'address', 'planning', 'layers', 'graph', 'catchment'] as const;
 type Phase = (typeof PHASES)[number];
 
 function options() {
@@ -96,6 +97,8 @@ function options() {
       'planning-connections': { type: 'string', default: '1,8' },
       'layers-parcels': { type: 'string', default: '1000' },
       'layers-connections': { type: 'string', default: '1,16' },
+      'catchment-points': { type: 'string', default: '200' },
+      'catchment-connections': { type: 'string', default: '1,4' },
       'start-entry': { type: 'string', default: 'dist' },
       'start-requests': { type: 'string', default: '1000' },
       'warm-starts': { type: 'string', default: '3' },
@@ -115,8 +118,9 @@ function options() {
   const only = values.only;
   if (only !== undefined && !PHASES.includes(only as Phase)) throw new Error(`--only must be ${PHASES.join(' or ')}`);
   const phases = new Set<Phase>(only === undefined ? PHASES : [only as Phase]);
-  const counts = (name: 'address-connections' | 'planning-connections' | 'layers-connections') =>
-    values[name].split(',').map((n) => int(name, n.trim(), 1, 256));
+  const counts = (
+    name: 'address-connections' | 'planning-connections' | 'layers-connections' | 'catchment-connections',
+  ) => values[name].split(',').map((n) => int(name, n.trim(), 1, 256));
   const startEntry: 'dist' | 'sources' = values['start-entry'] === 'sources' ? 'sources' : 'dist';
   if (values['start-entry'] !== startEntry) throw new Error('--start-entry must be dist or sources');
   return {
@@ -131,6 +135,8 @@ function options() {
     planningConnections: counts('planning-connections'),
     layersParcels: int('layers-parcels', values['layers-parcels'], 1, 100_000),
     layersConnections: counts('layers-connections'),
+    catchmentPoints: int('catchment-points', values['catchment-points'], 1, 100_000),
+    catchmentConnections: counts('catchment-connections'),
     peer: !values['no-peer'],
     prepareOnly: values['prepare-only'],
     // 8 subgraph services and the gateway each hold a pool: 9 x 4 leaves room under max_connections 100
@@ -541,12 +547,14 @@ async function main(): Promise<void> {
   const address = opts.phases.has('address');
   const planning = opts.phases.has('planning');
   const layers = opts.phases.has('layers') || graph;
-  const [points, addresses, lots, db, layerPoints] = await Promise.all([
+  const catchment = opts.phases.has('catchment');
+  const [points, addresses, lots, db, layerPoints, catchmentPoints] = await Promise.all([
     lookup ? benchPoints(databaseUrl, opts.points, seed) : [],
     address ? benchAddresses(databaseUrl, opts.addressQueries, seed) : [],
     planning ? planningQueries(databaseUrl, opts.planningLots, seed) : undefined,
     databaseFacts(databaseUrl),
     layers ? benchPoints(databaseUrl, opts.layersParcels, seed) : [],
+    catchment ? benchPoints(databaseUrl, opts.catchmentPoints, seed) : [],
   ]);
   const layerRequests = layers ? layerQueries(layerPoints) : undefined;
   process.stdout.write(
@@ -584,6 +592,24 @@ async function main(): Promise<void> {
   const layersRun =
     layerRequests && opts.phases.has('layers') ? await layersPhase(ctx, layerRequests, db.parcels) : undefined;
   const graphRun = layerRequests && graph ? await graphPhase(ctx, layerRequests, databaseUrl) : undefined;
+  if (catchment) {
+    // printed, not written to docs/benchmarks.md: the figure goes in the notes of the issue
+    const facade = targetOf(ctx, 'facade');
+    const paths = catchmentPaths(catchmentPoints);
+    const checks = await checkCatchments(facade.url, ctx.headers, paths);
+    process.stdout.write(
+      `catchment checks: ${checks.asked} asked, ${checks.network} over the network, ${checks.approximate} approximate, ${checks.failed} failed, ${checks.amenities} amenities in all\n`,
+    );
+    const results = await measureCatchments(
+      facade,
+      paths,
+      opts.load,
+      opts.catchmentConnections,
+      opts.initialWarmupS,
+      (connections, m) => process.stdout.write(line(`catchment@${connections}`, m)),
+    );
+    process.stdout.write(`\n${catchmentVerdict(results, db.parcels)}\n`);
+  }
   await stopAllChildren();
 
   const machine = machineFacts();
