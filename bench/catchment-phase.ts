@@ -67,6 +67,9 @@ export async function measureCatchments(
 export function catchmentVerdict(results: readonly CatchmentResult[], parcels: number): string {
   const one = results.find((r) => r.connections === 1) ?? results[0];
   if (!one) return 'catchment: not measured';
+  if (one.m.non2xx > 0 || one.m.errors > 0) {
+    return `walking catchment: ${one.m.non2xx} answers were not 2xx and ${one.m.errors} failed: no figure`;
+  }
   const ok = one.m.p50 < CATCHMENT_P50_TARGET_MS;
   return `walking catchment (${CATCHMENT_MINUTES} min) on ${parcels.toLocaleString('en-AU')} sandbox parcels: p50 ${one.m.p50.toFixed(1)} ms, p95 ${one.m.p95.toFixed(1)} ms at 1 connection: ${ok ? 'meets' : 'MISSES'} the ${CATCHMENT_P50_TARGET_MS} ms p50 target`;
 }

@@ -577,6 +577,7 @@ async function main(): Promise<void> {
           requests.slice(0, 1).filter((r): r is string => typeof r === 'string'),
         )
       : []),
+    ...(catchment ? catchmentPaths(catchmentPoints).slice(0, 1) : []),
   ].map((path) => `${servers.facade.url}${path}`);
   const headers = await benchHeaders(ROOT, probes, databaseUrl);
   const ctx: Context = {
