@@ -185,7 +185,12 @@ export const localitySuburbAmenities = defineRoute({
   summary:
     "A suburb's amenities: how many of each category lie inside it, and the distance from its centre to the nearest of each. OpenStreetMap data (ODbL).",
   access: { scope: 'locality.read' },
-  query: z.object({ state: stateParam, suburb: textParam('suburb', 80) }),
+  query: z.object({
+    state: stateParam,
+    suburb: textParam('suburb', 80).meta({
+      description: 'The suburb (G-NAF locality) name, any case, e.g. Huntly; spaces URL-encoded.',
+    }),
+  }),
   errorStyle: 'envelope',
   async handle(q, { graph, scope }) {
     const { suburbAmenities: layer } = unwrap(
