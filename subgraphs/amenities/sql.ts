@@ -55,7 +55,7 @@ export const CATCHMENT_POLYGON = (
     JOIN amenities.walk_edge e ON e.dataset = ${dataset} AND e.id = p.id
     WHERE p.t > p.f
   )
-  SELECT ST_AsGeoJSON(ST_Buffer(ST_Collect(g)::geography, ${bandM}::float8, 'quad_segs=4')::geometry, 7) AS polygon
+  SELECT ST_AsGeoJSON(ST_Buffer(ST_Collect(g)::geography, ${bandM}::float8, 'quad_segs=2')::geometry, 6) AS polygon
   FROM part`;
 
 /** A straight-line buffer of `radiusM` metres round a point, when no network is held. */
