@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +11,7 @@ import { readOsm } from '../cli/ingest/osm-read.ts';
 import { ingestOsm, type OsmIngestResult } from '../cli/ingest/osm.ts';
 import { Progress } from '../cli/ingest/progress.ts';
 import type { Database } from '../core/db.ts';
+import { encodeOsmPbf } from './support/osm-pbf.ts';
 import { createTestKey, type TestRuntime, testRuntime } from './support/runtime.ts';
 
 /*
@@ -177,5 +181,74 @@ describe('landgraph ingest osm (real OpenStreetMap export of Ultimo, Sydney)', (
     expect(cafe).toBeDefined();
     expect(cafe.walking_distance_m).toBeGreaterThanOrEqual(cafe.distance_m - 1);
     expect(cafe.walking_minutes).toBeCloseTo(cafe.walking_distance_m / 80, 1);
+  });
+});
+
+describe('landgraph ingest osm reads PBF as it reads XML', () => {
+  let t: TestRuntime;
+  let db: Database;
+  let dir: string;
+  let pbf: string;
+  const quiet = () => new Progress({ write: () => true, isTTY: false });
+  const rows = async (dataset: string) =>
+    db.query<{ id: string; category: string; x: number; y: number }>(
+      `SELECT id, category, round(ST_X(geom)::numeric, 6)::float8 AS x, round(ST_Y(geom)::numeric, 6)::float8 AS y
+       FROM amenities.amenity WHERE dataset = $1 ORDER BY id`,
+      [dataset],
+    );
+  const edges = async (dataset: string) =>
+    db.query<{ id: string; source: string; target: string; length_m: number }>(
+      `SELECT id, source, target, round(length_m::numeric, 2)::float8 AS length_m FROM amenities.walk_edge
+       WHERE dataset = $1 ORDER BY id`,
+      [dataset],
+    );
+  async function cleanUp() {
+    for (const table of ['amenity', 'walk_edge', 'walk_node', 'coverage']) {
+      await db.exec(`DELETE FROM amenities.${table} WHERE dataset IN ('osm_xml_test', 'osm_pbf_test')`);
+    }
+    await db.exec(`DELETE FROM public.dataset_source WHERE dataset IN ('osm_xml_test', 'osm_pbf_test')`);
+  }
+
+  beforeAll(async () => {
+    t = await testRuntime();
+    db = t.runtime.db;
+    await cleanUp();
+    dir = mkdtempSync(join(tmpdir(), 'landgraph-osm-'));
+    const elements = [];
+    for await (const e of readOsm(SAMPLE)) elements.push(e);
+    // the same real export, written as PBF (test/support/osm-pbf.ts)
+    pbf = join(dir, 'ultimo-uts-2022-11-02.osm.pbf');
+    writeFileSync(pbf, encodeOsmPbf(elements));
+  }, 120_000);
+
+  afterAll(async () => {
+    await cleanUp();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the same elements from the PBF form of the export', async () => {
+    const fromXml = [];
+    for await (const e of readOsm(SAMPLE)) fromXml.push(e);
+    const fromPbf = [];
+    for await (const e of readOsm(pbf)) fromPbf.push(e);
+    expect(fromPbf).toHaveLength(fromXml.length);
+    expect(fromPbf.filter((e) => e.type === 'way')).toEqual(fromXml.filter((e) => e.type === 'way'));
+    const cafe = fromPbf.find((e) => e.id === 5732865622)!;
+    expect(cafe).toMatchObject({ type: 'node', tags: { amenity: 'cafe', name: 'Cornerstone Cafe' } });
+    expect(cafe.type === 'node' && cafe.lat).toBeCloseTo(-33.8830953, 7);
+  });
+
+  it('loads the same amenities and network from either form', async () => {
+    const xml = await ingestOsm(db, { file: SAMPLE, dataset: 'osm_xml_test', progress: quiet() });
+    const fromPbf = await ingestOsm(db, { file: pbf, dataset: 'osm_pbf_test', progress: quiet() });
+    expect(fromPbf.file.format).toBe('OSM PBF');
+    expect(fromPbf.snapshotDate).toBe('2022-11-02');
+    expect({ ...fromPbf.byCategory, edges: fromPbf.edges, nodes: fromPbf.nodes }).toEqual({
+      ...xml.byCategory,
+      edges: xml.edges,
+      nodes: xml.nodes,
+    });
+    expect(await rows('osm_pbf_test')).toEqual(await rows('osm_xml_test'));
+    expect(await edges('osm_pbf_test')).toEqual(await edges('osm_xml_test'));
   });
 });
