@@ -461,7 +461,7 @@ describe('sandbox loaded into PostGIS', () => {
 
   it('reloads a sandbox an older generator wrote, whatever its size', async () => {
     const current = sandboxSnapshotId({ seed: SEED });
-    expect(current).toBe(`sandbox-v9-${SEED}-15000`);
+    expect(current).toBe(`sandbox-v10-${SEED}-15000`);
     try {
       // v1 (no version in the id), v2 (no roads, UGB, climate zones or terrain), v3 (no soil or land layers), v4 and
       // v5 (no hazards), v6 (no development applications), v7 (no SPEAR or land supply) and v8 (one of the two)
@@ -728,6 +728,9 @@ describe('sandbox loaded into PostGIS', () => {
       'address:NSW',
       'address:QLD',
       'address:VIC',
+      'amenities:NSW',
+      'amenities:QLD',
+      'amenities:VIC',
       'buildings:NSW',
       'buildings:QLD',
       'buildings:VIC',
@@ -770,10 +773,11 @@ describe('sandbox loaded into PostGIS', () => {
     ]);
     for (const s of sources) {
       expect(s.attribution).toMatch(/^Landgraph sandbox: synthetic demo data, not real .*Do not rely on it\.$/);
-      // building footprints are OpenStreetMap's (ODbL), supplemented by the state's CC BY layer (spec 2.2)
-      expect(s.license).toBe(s.layer === 'buildings' ? 'ODbL' : 'CC BY 4.0');
+      // building footprints and amenities are OpenStreetMap's (ODbL); footprints are supplemented by the
+      // state's CC BY layer (spec 2.2)
+      expect(s.license).toBe(s.layer === 'buildings' || s.layer === 'amenities' ? 'ODbL' : 'CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
-      expect(s.snapshot_id).toBe(`sandbox-v9-${SEED}-15000`);
+      expect(s.snapshot_id).toBe(`sandbox-v10-${SEED}-15000`);
     }
     const credit = (layer: string, state: string) =>
       sources.find((s) => s.layer === layer && s.state === state)?.attribution ?? '';
