@@ -94,8 +94,9 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'spear.read',
   // the land-supply nearby lookups take pfi + state in place of lat/lng
   'land-supply.read',
-  // the locality amenity lookups take pfi + state in place of lat/lng
+  // the locality amenity lookups and the walking catchment take pfi + state in place of lat/lng
   'locality.read',
+  'catchment.read',
 ];
 
 /**
@@ -130,6 +131,8 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
   'spear.read',
   // a land-supply lookup by parcel searches around the parcel's point
   'land-supply.read',
+  // a walking catchment of a parcel walks from the parcel's point, echoing its pfi
+  'catchment.read',
   'internal:address-to-parcel',
   'internal:envelope-parcel-stage',
 ];

@@ -166,6 +166,26 @@ describe('amenities in the sandbox', () => {
     );
   });
 
+  it("takes a parcel in place of the point, with a key holding only the route's own scope", async () => {
+    const catchmentOnly = await createTestKey(t.runtime, { scopes: ['catchment.read'] });
+    const walk = await get(
+      '/v1/catchment/walking',
+      { pfi: f.vicParcel.parcel_pfi, state: 'VIC', minutes: 10 },
+      catchmentOnly,
+    ).expect(200);
+    expect(walk.body).toMatchObject({ status: 'ok', approximate: false, query: { pfi: f.vicParcel.parcel_pfi } });
+    expect(walk.body.location.lat).toBeCloseTo(f.vicParcel.lat, 2);
+    await get('/v1/catchment/walking', { pfi: 'NO-SUCH-PFI', state: 'VIC', minutes: 10 }, catchmentOnly).expect(404);
+    await get('/v1/catchment/walking', { pfi: f.vicParcel.parcel_pfi, minutes: 10 }, catchmentOnly).expect(400);
+    const localityOnly = await createTestKey(t.runtime, { scopes: ['locality.read'] });
+    const schools = await get(
+      '/api/locality/schools',
+      { pfi: f.vicParcel.parcel_pfi, state: 'VIC', radius_m: 3000 },
+      localityOnly,
+    ).expect(200);
+    expect(schools.body.status).toBe('ok');
+  });
+
   it('gives the suburb rollup the amenity metrics by the contract names, the same counts as the route', async () => {
     const vic = suburbs.find((s) => s.state === 'VIC')!;
     const byState = await amenitiesSuburbMetrics.contribute(t.runtime.db, 'sandbox', 'VIC');

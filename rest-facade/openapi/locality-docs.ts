@@ -96,6 +96,10 @@ export const LOCALITY_SCHEMAS: Record<string, SchemaObject> = {
     ...header,
     state: { type: 'string' },
     state_detected: nullable('string', 'The state the point lies in, whatever state= said.'),
+    location: object(
+      { lat: { type: 'number' }, lng: { type: 'number' } },
+      'The point walked from: the one asked, or the parcel’s.',
+    ),
     minutes: { enum: [...CATCHMENT_MINUTES] },
     walking_speed_m_per_min: { type: 'number' },
     walking_speed_kmh: { type: 'number' },
@@ -171,7 +175,15 @@ export const LOCALITY_ROUTE_DOCS: Record<string, RouteDoc> = {
     credited: true,
     notes:
       `minutes is ${CATCHMENT_MINUTES.join(', ')}; the walk is at ${WALKING_SPEED_M_PER_MIN} m a minute (4.8 km/h) from the ` +
-      'network node nearest the point, the step to it walked first. state overrides the state detected from the point.',
-    raises: { 502: sourceFailed('point') },
+      'network node nearest the point, the step to it walked first. state overrides the state detected from the point. ' +
+      'pfi and state in place of lat and lng walk from the parcel’s point (spec 2.1.2).',
+    raises: {
+      404: {
+        description: 'No parcel with that PFI.',
+        message: 'No parcel with PFI 999 in VIC.',
+        hint: 'Check the identifier, or ask by lat and lng.',
+      },
+      502: sourceFailed('point'),
+    },
   },
 };

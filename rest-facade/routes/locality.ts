@@ -252,16 +252,31 @@ export const catchmentWalking = defineRoute({
   summary:
     'The walking catchment of a point (spec 2.11): a network isochrone over the walkable OpenStreetMap ways at 80 m a minute, as a GeoJSON polygon, and every amenity inside with its walking distance and time; approximate:true with a reason where no network is held.',
   access: { scope: 'catchment.read' },
-  query: z.object({
-    lat: numeric('lat'),
-    lng: numeric('lng'),
-    minutes: minutesParam,
-    state: stateParam.optional().meta({ description: 'Overrides the state detected from the point.' }),
-  }),
+  query: z
+    .object({
+      lat: numeric('lat').optional(),
+      lng: numeric('lng').optional(),
+      pfi: textParam('pfi', 64).optional(),
+      minutes: minutesParam,
+      state: stateParam
+        .optional()
+        .meta({ description: 'Overrides the state detected from the point; with pfi, the parcel’s state.' }),
+    })
+    .superRefine(refinePointOrParcel),
   errorStyle: 'envelope',
   async handle(q, { graph, scope }) {
-    assertPoint(q.lat, q.lng);
-    const detected = detectState(q.lng, q.lat);
+    let at: { lat: number; lng: number };
+    let echo: Record<string, unknown>;
+    if (q.pfi !== undefined) {
+      // spec 2.1.2: a parcel in place of the point; the walk starts from the parcel's point
+      at = await parcelPoint(graph, scope, q.pfi, q.state!);
+      echo = { pfi: q.pfi, state: q.state, minutes: q.minutes };
+    } else {
+      at = { lat: q.lat!, lng: q.lng! };
+      assertPoint(at.lat, at.lng);
+      echo = { lat: q.lat, lng: q.lng, minutes: q.minutes, state: q.state ?? null };
+    }
+    const detected = detectState(at.lng, at.lat);
     const state = q.state ?? detected;
     if (!state) {
       throw new AppError('BAD_REQUEST', 'The point is not in an Australian state.', 'Pass state=<code> to name one.');
@@ -269,7 +284,7 @@ export const catchmentWalking = defineRoute({
     const { walkingCatchment: c } = unwrap(
       await graph.execute<{ walkingCatchment: CatchmentLayer }>(
         CATCHMENT,
-        { lat: q.lat, lng: q.lng, minutes: q.minutes, state },
+        { lat: at.lat, lng: at.lng, minutes: q.minutes, state },
         scope,
       ),
     );
@@ -286,13 +301,14 @@ export const catchmentWalking = defineRoute({
         budget_m: c.budget_m,
         approximate: c.approximate,
         reason: c.reason,
+        location: at,
         origin: c.origin_node === null ? null : { node: c.origin_node, access_m: c.origin_access_m },
         reached: { nodes: c.reached_nodes, edges: c.reached_edges },
         polygon: c.polygon,
         count: amenities.length,
         amenities,
       },
-      { lat: q.lat, lng: q.lng, minutes: q.minutes, state: q.state ?? null },
+      echo,
     );
   },
 });

@@ -55,7 +55,7 @@ export const CATCHMENT_POLYGON = (
     JOIN amenities.walk_edge e ON e.dataset = ${dataset} AND e.id = p.id
     WHERE p.t > p.f
   )
-  SELECT ST_AsGeoJSON(ST_Buffer(ST_Collect(g)::geography, ${bandM}::float8, 'quad_segs=2')::geometry, 6) AS polygon
+  SELECT ST_AsGeoJSON(ST_Buffer(ST_Collect(g)::geography, ${bandM}::float8, 'quad_segs=4')::geometry, 7) AS polygon
   FROM part`;
 
 /** A straight-line buffer of `radiusM` metres round a point, when no network is held. */
@@ -147,7 +147,8 @@ export const AMENITIES_IN_POLYGON = (
   walk: { ids: string[]; ds: number[]; dt: number[]; snapM: number },
 ) => Prisma.sql`
   WITH pt AS NOT MATERIALIZED (SELECT ${point(lng, lat)} AS g),
-  area AS MATERIALIZED (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${polygon}::text), 4326) AS g),
+  -- the polygon came back as rounded GeoJSON: mend it, should rounding have pinched a ring
+  area AS MATERIALIZED (SELECT ST_MakeValid(ST_SetSRID(ST_GeomFromGeoJSON(${polygon}::text), 4326)) AS g),
   ${reachedCte(walk.ids, walk.ds, walk.dt)},
   inside AS (
     SELECT a.*, ST_Distance(a.geom::geography, pt.g::geography)::float8 AS distance_m
