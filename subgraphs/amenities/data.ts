@@ -14,6 +14,11 @@ import { type ReachedEdge, walkFrom } from './walk.ts';
 
 /** How much further than the search radius the network is read, so a walk may bend out and back. */
 export const NETWORK_REACH_FACTOR = 1.4;
+/**
+ * The furthest a nearby lookup walks (metres): beyond, walking_distance_m is null. Bounds the
+ * edges one request reads (a 5 km radius in a city would otherwise read tens of thousands).
+ */
+export const MAX_WALKING_REACH_M = 3000;
 /** Margin round a suburb's address hull (metres): an amenity on its boundary road still counts. */
 export const SUBURB_EXTENT_MARGIN_M = 25;
 /** The largest network distance passed as "not reached" (a finite stand-in for Infinity in SQL arrays). */
@@ -129,7 +134,7 @@ export class AmenitiesData {
     radiusM: number,
     limit: number,
   ): Promise<{ network: boolean; rows: AmenityModel[] }> {
-    const walk = await this.walk(state, lat, lng, radiusM * NETWORK_REACH_FACTOR);
+    const walk = await this.walk(state, lat, lng, Math.min(radiusM * NETWORK_REACH_FACTOR, MAX_WALKING_REACH_M));
     const arrays = walk ? reachedArrays(walk.reached) : { ids: [], ds: [], dt: [] };
     const rows = await this.deps.db.sql<AmenityRow>(
       SQL.AMENITIES_NEAR(this.scope.dataset, state, lng, lat, [...categories], radiusM, limit, {
