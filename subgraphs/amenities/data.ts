@@ -8,7 +8,7 @@ import {
   NETWORK_SNAP_M,
   WALKING_SPEED_M_PER_MIN,
 } from '../../core/amenities.ts';
-import type { AmenityRow, EdgeRow, NearestNodeRow, PolygonRow, SuburbCountRow, SuburbExtentRow } from './sql.ts';
+import type { AmenityRow, CatchmentRow, EdgeRow, NearestNodeRow, SuburbCountRow, SuburbExtentRow } from './sql.ts';
 import * as SQL from './sql.ts';
 import { type ReachedEdge, walkFrom } from './walk.ts';
 
@@ -151,43 +151,43 @@ export class AmenitiesData {
     const db = this.deps.db;
     const walk = await this.walk(state, lat, lng, budget);
     if (!walk || walk.reached.every((r) => r.parts.length === 0)) {
-      const [buffer] = await db.sql<PolygonRow>(SQL.POINT_BUFFER(lng, lat, budget));
-      const polygon = buffer!.polygon!;
-      const rows = await db.sql<AmenityRow>(
-        SQL.AMENITIES_IN_POLYGON(this.scope.dataset, state, lng, lat, polygon, { ids: [], ds: [], dt: [], snapM: 0 }),
+      const [row] = await db.sql<CatchmentRow>(
+        SQL.CATCHMENT(this.scope.dataset, state, lng, lat, SQL.AREA_OF_BUFFER(lng, lat, budget), {
+          ids: [],
+          ds: [],
+          dt: [],
+          snapM: 0,
+        }),
       );
       return {
         approximate: true,
         walk: null,
-        polygon: JSON.parse(polygon) as { type: string; coordinates: unknown },
-        amenities: rows.map(amenityModel),
+        polygon: JSON.parse(row!.polygon!) as { type: string; coordinates: unknown },
+        amenities: (row!.amenities ?? []).map(amenityModel),
       };
     }
     const parts = walk.reached.flatMap((r) => r.parts.map(([f, t]) => ({ id: r.id, f, t })));
-    const [shape] = await db.sql<PolygonRow>(
-      SQL.CATCHMENT_POLYGON(
-        this.scope.dataset,
-        parts.map((p) => p.id),
-        parts.map((p) => p.f),
-        parts.map((p) => p.t),
-        CATCHMENT_BAND_M,
-      ),
+    const area = SQL.AREA_OF_PARTS(
+      this.scope.dataset,
+      parts.map((p) => p.id),
+      parts.map((p) => p.f),
+      parts.map((p) => p.t),
+      CATCHMENT_BAND_M,
     );
-    const polygon = shape!.polygon!;
-    const rows = await db.sql<AmenityRow>(
-      SQL.AMENITIES_IN_POLYGON(this.scope.dataset, state, lng, lat, polygon, {
+    const [row] = await db.sql<CatchmentRow>(
+      SQL.CATCHMENT(this.scope.dataset, state, lng, lat, area, {
         ...reachedArrays(walk.reached),
         snapM: CATCHMENT_BAND_M * 2,
       }),
     );
     // inside the band, but further along the network than the walk allows plus the band's step off it
-    const amenities = rows
+    const amenities = (row!.amenities ?? [])
       .map(amenityModel)
       .filter((a) => a.walking_distance_m !== null && a.walking_distance_m <= budget + CATCHMENT_BAND_M);
     return {
       approximate: false,
       walk,
-      polygon: JSON.parse(polygon) as { type: string; coordinates: unknown },
+      polygon: JSON.parse(row!.polygon!) as { type: string; coordinates: unknown },
       amenities,
     };
   }

@@ -35,33 +35,6 @@ export const EDGES_WITHIN = (dataset: string, state: string, lng: number, lat: n
     AND e.geom && ST_Expand(pt.g, ${degreesFor(reachM)}::float8)
     AND ST_DWithin(e.geom::geography, pt.g::geography, ${reachM}::float8)`;
 
-export type PolygonRow = { polygon: string | null };
-
-/**
- * The catchment polygon: a band `bandM` metres either side of every reached stretch of way (a
- * whole edge, or the fraction of one the walk reached from either end, by ST_LineSubstring),
- * buffered together in one geography buffer, so the polygon follows the reached network.
- */
-export const CATCHMENT_POLYGON = (
-  dataset: string,
-  ids: string[],
-  froms: number[],
-  tos: number[],
-  bandM: number,
-) => Prisma.sql`
-  WITH part AS (
-    SELECT ST_LineSubstring(e.geom, p.f, p.t) AS g
-    FROM unnest(${ids}::text[], ${froms}::float8[], ${tos}::float8[]) AS p(id, f, t)
-    JOIN amenities.walk_edge e ON e.dataset = ${dataset} AND e.id = p.id
-    WHERE p.t > p.f
-  )
-  SELECT ST_AsGeoJSON(ST_Buffer(ST_Collect(g)::geography, ${bandM}::float8, 'quad_segs=4')::geometry, 7) AS polygon
-  FROM part`;
-
-/** A straight-line buffer of `radiusM` metres round a point, when no network is held. */
-export const POINT_BUFFER = (lng: number, lat: number, radiusM: number) => Prisma.sql`
-  SELECT ST_AsGeoJSON(ST_Buffer(${point(lng, lat)}::geography, ${radiusM}::float8, 'quad_segs=16')::geometry, 7) AS polygon`;
-
 export type AmenityRow = {
   id: string;
   osm_type: string;
@@ -134,31 +107,52 @@ export const AMENITIES_NEAR = (
   ${walkTo(dataset, walk.snapM)}
   ORDER BY a.distance_m, a.id`;
 
+/** The catchment's area from the walk's reached parts: a band `bandM` metres along each (see CATCHMENT). */
+export const AREA_OF_PARTS = (dataset: string, ids: string[], froms: number[], tos: number[], bandM: number) =>
+  Prisma.sql`
+  part AS (
+    SELECT ST_LineSubstring(e.geom, p.f, p.t) AS g
+    FROM unnest(${ids}::text[], ${froms}::float8[], ${tos}::float8[]) AS p(id, f, t)
+    JOIN amenities.walk_edge e ON e.dataset = ${dataset} AND e.id = p.id
+    WHERE p.t > p.f
+  ),
+  area AS MATERIALIZED (SELECT ST_Buffer(ST_Collect(g)::geography, ${bandM}::float8, 'quad_segs=4')::geometry AS g FROM part)`;
+
+/** The catchment's area with no network: a straight-line buffer of `radiusM` round the point. */
+export const AREA_OF_BUFFER = (lng: number, lat: number, radiusM: number) => Prisma.sql`
+  area AS MATERIALIZED (SELECT ST_Buffer(${point(lng, lat)}::geography, ${radiusM}::float8, 'quad_segs=16')::geometry AS g)`;
+
+export type CatchmentRow = { polygon: string | null; amenities: AmenityRow[] | null };
+
 /**
- * Every amenity inside the catchment polygon with its walking distance, nearest walk first.
- * With no network (`ids` empty) the walking distance is null and the straight line stands.
+ * The catchment in one statement: its polygon (`area`: AREA_OF_PARTS or AREA_OF_BUFFER) as
+ * GeoJSON, and every amenity inside it with its walking distance, nearest walk first. With no
+ * network (`ids` empty) the walking distance is null and the straight line stands.
  */
-export const AMENITIES_IN_POLYGON = (
+export const CATCHMENT = (
   dataset: string,
   state: string,
   lng: number,
   lat: number,
-  polygon: string,
+  area: Prisma.Sql,
   walk: { ids: string[]; ds: number[]; dt: number[]; snapM: number },
 ) => Prisma.sql`
   WITH pt AS NOT MATERIALIZED (SELECT ${point(lng, lat)} AS g),
-  -- the polygon came back as rounded GeoJSON: mend it, should rounding have pinched a ring
-  area AS MATERIALIZED (SELECT ST_MakeValid(ST_SetSRID(ST_GeomFromGeoJSON(${polygon}::text), 4326)) AS g),
+  ${area},
   ${reachedCte(walk.ids, walk.ds, walk.dt)},
   inside AS (
     SELECT a.*, ST_Distance(a.geom::geography, pt.g::geography)::float8 AS distance_m
     FROM amenities.amenity a, area, pt
     WHERE a.dataset = ${dataset} AND a.state = ${state} AND a.geom && area.g AND ST_Intersects(a.geom, area.g)
+  ),
+  found AS (
+    SELECT ${AMENITY_COLUMNS}, a.distance_m, w.walk_m::float8 AS walking_distance_m
+    FROM inside a
+    ${walkTo(dataset, walk.snapM)}
   )
-  SELECT ${AMENITY_COLUMNS}, a.distance_m, w.walk_m::float8 AS walking_distance_m
-  FROM inside a
-  ${walkTo(dataset, walk.snapM)}
-  ORDER BY w.walk_m NULLS LAST, a.distance_m, a.id`;
+  SELECT (SELECT ST_AsGeoJSON(g, 7) FROM area) AS polygon,
+    (SELECT coalesce(json_agg(f ORDER BY f.walking_distance_m NULLS LAST, f.distance_m, f.id), '[]'::json)
+     FROM found f) AS amenities`;
 
 export type SuburbExtentRow = {
   addresses: number;
