@@ -120,7 +120,7 @@ async function* readXml(file: string): AsyncGenerator<OsmElement> {
   } catch (error) {
     failure ??= error as Error;
   }
-  if (failure) throw new IngestError(`${basename(file)} is not readable OSM XML (${(failure).message})`);
+  if (failure) throw new IngestError(`${basename(file)} is not readable OSM XML (${failure.message})`);
   if (!sawRoot) throw new IngestError(`${basename(file)} is not OSM XML (no <osm> element)`);
   yield* ready.splice(0);
 }
