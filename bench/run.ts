@@ -5,8 +5,8 @@
  * GET /v1/planning-provisions and GET /v1/envelope-by-address through the facade alone
  * and the layer routes of issue #11 with the whole property graph through REST and /graphql
  * and the whole graph against @graphql-hive/gateway over the distributed mode's subgraph services
- * (`--only start|lookup|address|planning|layers|graph|analytics` runs one phase; layers includes graph unless --no-peer;
- * analytics times the suburb-analytics bundle, screen and timeseries against their p50 targets). First of all, the start phase times the
+ * (`--only start|lookup|address|planning|layers|graph|analytics|catchment` runs one phase; layers includes graph unless --no-peer;
+ * analytics times the suburb-analytics bundle, screen and timeseries against their p50 targets; catchment the walking catchment). First of all, the start phase times the
  * embedded default's cold and warm starts and reads its memory after a mix of requests. Bounded: loopback only, every phase has a
  * fixed duration, children are stopped on any exit.
  */
@@ -65,6 +65,7 @@ import { freePort, startChild, stopAllChildren, stopChildrenOnExit, waitUntilAns
 import { measureStart, startDocs, startSection, startVerdict } from './start-phase.ts';
 import type { AnalyticsQueries } from './analytics-phase.ts';
 import { analyticsQueries, analyticsVerdict, measureAnalyticsRoutes } from './analytics-phase.ts';
+import { catchmentPaths, catchmentVerdict, checkCatchments, measureCatchments } from './catchment-phase.ts';
 import type { Window } from './profile.ts';
 import { monotonicUs, summariseProfiles } from './profile.ts';
 import type { RouteResult, RunFacts } from './report.ts';
@@ -77,7 +78,7 @@ const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
 /** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
 const ADDRESS_CHECK_SAMPLE = 500;
-const PHASES = ['start', 'lookup', 'address', 'planning', 'layers', 'graph', 'analytics'] as const;
+const PHASES = ['start', 'lookup', 'address', 'planning', 'layers', 'graph', 'analytics', 'catchment'] as const;
 type Phase = (typeof PHASES)[number];
 
 function options() {
@@ -99,6 +100,8 @@ function options() {
       'planning-connections': { type: 'string', default: '1,8' },
       'layers-parcels': { type: 'string', default: '1000' },
       'layers-connections': { type: 'string', default: '1,16' },
+      'catchment-points': { type: 'string', default: '200' },
+      'catchment-connections': { type: 'string', default: '1,4' },
       'start-entry': { type: 'string', default: 'dist' },
       'start-requests': { type: 'string', default: '1000' },
       'warm-starts': { type: 'string', default: '3' },
@@ -118,8 +121,9 @@ function options() {
   const only = values.only;
   if (only !== undefined && !PHASES.includes(only as Phase)) throw new Error(`--only must be ${PHASES.join(' or ')}`);
   const phases = new Set<Phase>(only === undefined ? PHASES : [only as Phase]);
-  const counts = (name: 'address-connections' | 'planning-connections' | 'layers-connections') =>
-    values[name].split(',').map((n) => int(name, n.trim(), 1, 256));
+  const counts = (
+    name: 'address-connections' | 'planning-connections' | 'layers-connections' | 'catchment-connections',
+  ) => values[name].split(',').map((n) => int(name, n.trim(), 1, 256));
   const startEntry: 'dist' | 'sources' = values['start-entry'] === 'sources' ? 'sources' : 'dist';
   if (values['start-entry'] !== startEntry) throw new Error('--start-entry must be dist or sources');
   return {
@@ -134,6 +138,8 @@ function options() {
     planningConnections: counts('planning-connections'),
     layersParcels: int('layers-parcels', values['layers-parcels'], 1, 100_000),
     layersConnections: counts('layers-connections'),
+    catchmentPoints: int('catchment-points', values['catchment-points'], 1, 100_000),
+    catchmentConnections: counts('catchment-connections'),
     peer: !values['no-peer'],
     prepareOnly: values['prepare-only'],
     // 8 subgraph services and the gateway each hold a pool: 9 x 4 leaves room under max_connections 100
@@ -556,12 +562,14 @@ async function main(): Promise<void> {
   const planning = opts.phases.has('planning');
   const layers = opts.phases.has('layers') || graph;
   const analytics = opts.phases.has('analytics') ? await analyticsQueries(databaseUrl) : undefined;
-  const [points, addresses, lots, db, layerPoints] = await Promise.all([
+  const catchment = opts.phases.has('catchment');
+  const [points, addresses, lots, db, layerPoints, catchmentPoints] = await Promise.all([
     lookup ? benchPoints(databaseUrl, opts.points, seed) : [],
     address ? benchAddresses(databaseUrl, opts.addressQueries, seed) : [],
     planning ? planningQueries(databaseUrl, opts.planningLots, seed) : undefined,
     databaseFacts(databaseUrl),
     layers ? benchPoints(databaseUrl, opts.layersParcels, seed) : [],
+    catchment ? benchPoints(databaseUrl, opts.catchmentPoints, seed) : [],
   ]);
   const layerRequests = layers ? layerQueries(layerPoints) : undefined;
   process.stdout.write(
@@ -585,6 +593,7 @@ async function main(): Promise<void> {
         )
       : []),
     ...(analytics ? [analytics.routes.bundle[0] ?? ''] : []),
+    ...(catchment ? catchmentPaths(catchmentPoints).slice(0, 1) : []),
   ].map((path) => `${servers.facade.url}${path}`);
   const headers = await benchHeaders(ROOT, probes, databaseUrl);
   const ctx: Context = {
@@ -601,6 +610,24 @@ async function main(): Promise<void> {
     layerRequests && opts.phases.has('layers') ? await layersPhase(ctx, layerRequests, db.parcels) : undefined;
   const graphRun = layerRequests && graph ? await graphPhase(ctx, layerRequests, databaseUrl) : undefined;
   if (analytics) await analyticsPhase(ctx, analytics);
+  if (catchment) {
+    // printed, not written to docs/benchmarks.md: the figure goes in the notes of the issue
+    const facade = targetOf(ctx, 'facade');
+    const paths = catchmentPaths(catchmentPoints);
+    const checks = await checkCatchments(facade.url, ctx.headers, paths);
+    process.stdout.write(
+      `catchment checks: ${checks.asked} asked, ${checks.network} over the network, ${checks.approximate} approximate, ${checks.failed} failed, ${checks.amenities} amenities in all\n`,
+    );
+    const results = await measureCatchments(
+      facade,
+      paths,
+      opts.load,
+      opts.catchmentConnections,
+      opts.initialWarmupS,
+      (connections, m) => process.stdout.write(line(`catchment@${connections}`, m)),
+    );
+    process.stdout.write(`\n${catchmentVerdict(results, db.parcels)}\n`);
+  }
   await stopAllChildren();
 
   const machine = machineFacts();

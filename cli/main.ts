@@ -21,6 +21,7 @@ import {
   runIngestNswRentalBondsCommand,
   runIngestNswSalesCommand,
 } from './ingest/market-cli.ts';
+import { OSM_USAGE, runIngestOsmCommand } from './ingest/osm-cli.ts';
 import { EASEMENTS_USAGE, runIngestEasementsCommand } from './ingest/easements-cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import {
@@ -81,6 +82,8 @@ const USAGE = `Usage: landgraph <command>
                             load NSW Fair Trading rental bond lodgements and holdings (XLSX saved as CSV)
   ingest abs-building-approvals <csv> [--dataset live] [--snapshot ID]
                             upsert ABS building approvals by SA2 (Data Explorer CSV)
+  ingest osm --file <extract.osm|extract.osm.pbf> [--state CODE] [--dataset live] [--snapshot ID]
+                            load OpenStreetMap amenities and the walking network (ODbL)
   land-supply rollup [--week YYYY-MM-DD] [--dataset live]
                             roll up a week of land supply per estate, suburb and state (idempotent)
   suburb-analytics rollup [--state VIC|NSW|QLD] [--dataset live|sandbox]
@@ -146,6 +149,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest nsw-sales', NSW_SALES_USAGE],
   ['ingest nsw-rental-bonds', NSW_RENTAL_BONDS_USAGE],
   ['ingest abs-building-approvals', ABS_APPROVALS_USAGE],
+  ['ingest osm', OSM_USAGE],
   ['land-supply', LAND_SUPPLY_USAGE],
   ['land-supply rollup', LAND_SUPPLY_USAGE],
   ['suburb-analytics', SUBURB_ANALYTICS_USAGE],
@@ -291,6 +295,7 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'nsw-sales') return await runIngestNswSalesCommand(rest);
         if (sub === 'nsw-rental-bonds') return await runIngestNswRentalBondsCommand(rest);
         if (sub === 'abs-building-approvals') return await runIngestAbsApprovalsCommand(rest);
+        if (sub === 'osm') return await runIngestOsmCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

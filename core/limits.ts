@@ -70,3 +70,8 @@ export const MAX_SUBURB_LIST_PAGE = 500;
 export const DEFAULT_SUBURB_LIST_PAGE = 100;
 /** Range filters one screen takes (a metric's _min and _max count as one). */
 export const MAX_SUBURB_SCREEN_RANGES = 20;
+// amenities near a point (locality routes, amenitiesNear)
+export const DEFAULT_AMENITY_RADIUS_M = 1500;
+export const MAX_AMENITY_RADIUS_M = 5000;
+export const DEFAULT_AMENITY_LIMIT = 20;
+export const MAX_AMENITY_LIMIT = 100;

@@ -96,6 +96,9 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   'land-supply.read',
   // the demographics of a point take pfi + state in place of lat/lng (spec 2.1.2)
   'locality.read',
+  // the locality amenity lookups and the walking catchment take pfi + state in place of lat/lng
+  'locality.read',
+  'catchment.read',
 ];
 
 /**
@@ -130,6 +133,8 @@ const PARCEL_IDENTITY_SCOPES: readonly Grant[] = [
   'spear.read',
   // a land-supply lookup by parcel searches around the parcel's point
   'land-supply.read',
+  // a walking catchment of a parcel walks from the parcel's point, echoing its pfi
+  'catchment.read',
   'internal:address-to-parcel',
   'internal:envelope-parcel-stage',
 ];
@@ -248,6 +253,9 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.suburbAnalyticsList': ['suburb-analytics.read'],
   'Query.suburbAnalyticsTimeseries': ['suburb-analytics.read'],
   'Query.suburbAnalyticsScreen': ['suburb-analytics.read'],
+  'Query.amenitiesNear': ['locality.read'],
+  'Query.suburbAmenities': ['locality.read'],
+  'Query.walkingCatchment': ['catchment.read'],
 };
 
 /**
@@ -292,6 +300,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'SuburbDemographicsLayer',
   'Tenure',
   'AddressLayer',
+  'AmenitiesNearLayer',
+  'Amenity',
+  'AmenityTag',
   'AddressList',
   'AddressMatch',
   'AddressMatchResult',
@@ -387,6 +398,8 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'SuburbScreenRow',
   'SuburbSeriesPoint',
   'SuburbSupply',
+  'SuburbAmenitiesLayer',
+  'SuburbAmenityCount',
   'SupplyWeek',
   'TerrainLayer',
   'TerrainStats',
@@ -395,6 +408,7 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'UgbCollection',
   'UgbFeature',
   'UgbPointData',
+  'WalkingCatchment',
   'WallOnBoundaryRule',
   'Zone',
 ];

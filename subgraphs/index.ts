@@ -1,6 +1,7 @@
 import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
 import { buildAnalyticsSubgraph } from './analytics/server.ts';
+import { buildAmenitiesSubgraph } from './amenities/server.ts';
 import { buildCadastreSubgraph } from './cadastre/server.ts';
 import { buildDemographicsSubgraph } from './demographics/server.ts';
 import { buildDevelopmentSubgraph } from './development/server.ts';
@@ -27,6 +28,7 @@ export const SUBGRAPHS = {
   development: buildDevelopmentSubgraph,
   supply: buildSupplySubgraph,
   demographics: buildDemographicsSubgraph,
+  amenities: buildAmenitiesSubgraph,
   market: buildMarketSubgraph,
   analytics: buildAnalyticsSubgraph,
 } as const satisfies Record<string, (deps: SubgraphDeps) => Subgraph>;

@@ -6,6 +6,7 @@
  * test/architecture.test.ts holds both rules.
  */
 import type { SuburbMetricsProvider } from '../core/suburb-metrics.ts';
+import { amenitiesSuburbMetrics } from './amenities/suburb-metrics.ts';
 import { demographicsSuburbMetrics } from './demographics/suburb-metrics.ts';
 import { developmentSuburbMetrics } from './development/suburb-metrics.ts';
 import { hazardsSuburbMetrics } from './hazards/suburb-metrics.ts';
@@ -15,6 +16,7 @@ import { supplySuburbMetrics } from './supply/suburb-metrics.ts';
 export const SUBURB_METRICS_PROVIDERS: readonly SuburbMetricsProvider[] = [
   marketSuburbMetrics,
   demographicsSuburbMetrics,
+  amenitiesSuburbMetrics,
   hazardsSuburbMetrics,
   developmentSuburbMetrics,
   supplySuburbMetrics,

@@ -433,6 +433,17 @@ describe('the OpenAPI schemas against the facade’s real responses', () => {
     await record('roadsNearestUncovered', nearest, get(nearest, { lat: '-34.93', lng: '138.6' }));
     await record('roadsFronting', fronting, get(fronting, { pfi: f.vicParcel.parcel_pfi, state: 'VIC' }));
     await record('roadsFrontingOffParcel', fronting, get(fronting, point(f.roadReserve)));
+    const schools = '/api/locality/schools';
+    await record('localitySchools', schools, get(schools, { ...point(f.vicParcel), radius_m: '5000', limit: '3' }));
+    await record('localitySchoolsPfi', schools, get(schools, { pfi: f.vicParcel.parcel_pfi, state: 'VIC' }));
+    await record('localitySchoolsNone', schools, get(schools, { ...point(f.vicParcel), radius_m: '1' }));
+    const suburb = '/api/locality/amenities/suburb';
+    await record('localitySuburb', suburb, get(suburb, { state: 'VIC', suburb: 'Huntly' }));
+    await record('localitySuburbUnknown', suburb, get(suburb, { state: 'VIC', suburb: 'Nowhere Such' }));
+    const walking = '/v1/catchment/walking';
+    await record('catchment', walking, get(walking, { ...point(f.vicParcel), minutes: '10' }));
+    await record('catchmentApproximate', walking, get(walking, { ...point(f.outsideCoverage), minutes: '5' }));
+    await record('catchmentBadMinutes', walking, get(walking, { ...point(f.vicParcel), minutes: '7' }));
     const stats = '/api/contours/terrain-stats';
     const d = 0.0003;
     const { lat, lng } = f.vicParcel;

@@ -63,7 +63,7 @@ describe('prisma/schema.prisma agrees with the migrated tables', () => {
       `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.udt_name, c.is_nullable
        FROM information_schema.columns c
        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-       WHERE t.table_type = 'BASE TABLE' AND c.table_schema IN ('address', 'analytics', 'cadastre', 'census', 'development', 'hazards', 'land', 'market', 'planning', 'platform', 'public', 'roads', 'soil', 'supply', 'terrain')
+       WHERE t.table_type = 'BASE TABLE' AND c.table_schema IN ('address', 'amenities', 'analytics', 'cadastre', 'census', 'development', 'hazards', 'land', 'market', 'planning', 'platform', 'public', 'roads', 'soil', 'supply', 'terrain')
          AND c.table_name NOT IN ('_landgraph_migrations', 'spatial_ref_sys')`,
     );
     columns = new Map(rows.map((c) => [`${c.table_schema}.${c.table_name}.${c.column_name}`, c]));

@@ -777,6 +777,9 @@ describe('sandbox loaded into PostGIS', () => {
       'address:NSW',
       'address:QLD',
       'address:VIC',
+      'amenities:NSW',
+      'amenities:QLD',
+      'amenities:VIC',
       'buildings:NSW',
       'buildings:QLD',
       'buildings:VIC',
@@ -831,8 +834,9 @@ describe('sandbox loaded into PostGIS', () => {
     ]);
     for (const s of sources) {
       expect(s.attribution).toMatch(/^Landgraph sandbox: synthetic demo data, not real .*Do not rely on it\.$/);
-      // building footprints are OpenStreetMap's (ODbL), supplemented by the state's CC BY layer (spec 2.2)
-      expect(s.license).toBe(s.layer === 'buildings' ? 'ODbL' : 'CC BY 4.0');
+      // building footprints and amenities are OpenStreetMap's (ODbL); footprints are supplemented by the
+      // state's CC BY layer (spec 2.2)
+      expect(s.license).toBe(s.layer === 'buildings' || s.layer === 'amenities' ? 'ODbL' : 'CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
       expect(s.snapshot_id).toBe(`sandbox-v10-${SEED}-15000`);
     }

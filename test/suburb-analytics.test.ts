@@ -150,7 +150,10 @@ describe('merging contributions', () => {
 });
 
 /** A provider only tests have: a market-like section with prices and a metric, for two suburbs. */
-const withoutMarket = SUBURB_METRICS_PROVIDERS.filter((provider) => provider.section !== 'market');
+// the layers whose metric names the test provider below shares
+const withoutMarket = SUBURB_METRICS_PROVIDERS.filter(
+  (provider) => provider.section !== 'market' && provider.section !== 'amenities',
+);
 
 const testMarket: SuburbMetricsProvider = {
   section: 'test_market',
@@ -309,7 +312,7 @@ describe('the rollup on the sandbox', () => {
     const [result] = await rollupSuburbAnalytics(db, {
       dataset: 'sandbox',
       states: ['VIC'],
-      // the test provider stands in for the real market layer, whose metric names it shares
+      // the test provider stands in for the real market and amenities layers
       providers: [...withoutMarket, testMarket],
       feed: new FileLicensedMetricsFeed(file),
     });

@@ -32,7 +32,8 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
        landgraph ingest census-boundaries --geography SAL|SA1 --file <file> (see its --help)
        landgraph ingest nsw-sales <file|zip|folder> (see its --help)
        landgraph ingest nsw-rental-bonds --lodgements <csv> [--holdings <csv>] (see its --help)
-       landgraph ingest abs-building-approvals <csv> (see its --help)`;
+       landgraph ingest abs-building-approvals <csv> (see its --help)
+       landgraph ingest osm --file <extract.osm|extract.osm.pbf> (see its --help)`;
 
 const n = (value: number) => value.toLocaleString('en-AU');
 

@@ -40,6 +40,10 @@ export function emptyTables(): Buffers {
     supply_lot_snapshot: [],
     census_boundary: [],
     census_profile: [],
+    walk_node: [],
+    walk_edge: [],
+    amenity: [],
+    amenity_coverage: [],
     dataset_source: [],
   };
 }
@@ -76,6 +80,10 @@ const WRAP: { [T in SandboxTable]: (rows: SandboxTables[T][]) => SandboxBatch } 
   supply_lot_snapshot: (rows) => ({ table: 'supply_lot_snapshot', rows }),
   census_boundary: (rows) => ({ table: 'census_boundary', rows }),
   census_profile: (rows) => ({ table: 'census_profile', rows }),
+  walk_node: (rows) => ({ table: 'walk_node', rows }),
+  walk_edge: (rows) => ({ table: 'walk_edge', rows }),
+  amenity: (rows) => ({ table: 'amenity', rows }),
+  amenity_coverage: (rows) => ({ table: 'amenity_coverage', rows }),
   dataset_source: (rows) => ({ table: 'dataset_source', rows }),
 };
 
@@ -111,6 +119,10 @@ const TABLE_ORDER: readonly SandboxTable[] = [
   'supply_lot_snapshot',
   'census_boundary',
   'census_profile',
+  'walk_node',
+  'walk_edge',
+  'amenity',
+  'amenity_coverage',
   'dataset_source',
 ];
 

@@ -10,6 +10,7 @@ import { DA_MODELLED_ON } from './development.ts';
 import { SPEAR_MODELLED_ON } from './spear.ts';
 import { pushSupplyRows, SUPPLY_MODELLED_ON } from './supply.ts';
 import { MARKET_MODELLED_ON } from './market.ts';
+import { AMENITIES_MODELLED_ON, pushAmenityRows } from './amenities.ts';
 import { IdMint } from './identifiers.ts';
 import { separateSuburbs } from './placement.ts';
 import { heritageCount } from './planning.ts';
@@ -46,6 +47,7 @@ export const SANDBOX_LAYERS: readonly SourceLayer[] = [
   'market-sales',
   'market-rents',
   'market-approvals',
+  'amenities',
 ];
 
 export interface SandboxOptions {
@@ -79,7 +81,7 @@ export function sandboxParcels(options: SandboxOptions): number {
  * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
  * v6: no development applications; v7: no SPEAR applications or land supply; v8: SPEAR applications or land supply,
  * the name each branch gave its half; v9: no Census demographics, market sales, rents, bonds or building approvals,
- * or suburb analytics bundles)
+ * amenities and walking network, or suburb analytics bundles)
  * reloads it on the next start.
  */
 export const SANDBOX_VERSION = 'v10';
@@ -191,6 +193,8 @@ const SOURCES: Record<
   'market-sales': { what: 'property sales', modelledOn: MARKET_MODELLED_ON['market-sales'] },
   'market-rents': { what: 'rents and rental bonds', modelledOn: MARKET_MODELLED_ON['market-rents'] },
   'market-approvals': { what: 'building approvals', modelledOn: MARKET_MODELLED_ON['market-approvals'] },
+  // amenities and the walking network are OpenStreetMap's (ODbL) in a real load
+  amenities: { what: 'amenities and walking network', modelledOn: AMENITIES_MODELLED_ON, license: 'ODbL' },
 };
 
 export function datasetSources(options: SandboxOptions): DatasetSourceRow[] {
@@ -240,6 +244,8 @@ export function* generateSandbox(options: SandboxOptions, plan = planSandbox(opt
     for (const row of census.boundaries) out.push('census_boundary', row);
     for (const row of census.profiles) out.push('census_profile', row);
   });
+  // amenities and the walking network after it, on their own random stream likewise
+  for (const suburb of plan.suburbs) pushAmenityRows(options.seed, suburb, out);
   yield* out.drain(true);
   for (const row of datasetSources(options)) out.push('dataset_source', row);
   yield* out.drain(true);

@@ -4,6 +4,7 @@
  * as rounded longitude and latitude. Columns G-NAF leaves blank for a plain address (number
  * prefixes, building names, dates) are left out and load as null.
  */
+import type { AmenityCoverageRow, AmenityRow, WalkEdgeRow, WalkNodeRow } from './amenities.ts';
 import type { SupplyEstateRow, SupplyLotRow, SupplySnapshotRow } from './supply.ts';
 import type { SandboxState } from './suburbs.ts';
 
@@ -29,7 +30,8 @@ export type SourceLayer =
   | 'demographics'
   | 'market-sales'
   | 'market-rents'
-  | 'market-approvals';
+  | 'market-approvals'
+  | 'amenities';
 
 export interface StateRow {
   state_pid: string;
@@ -426,6 +428,10 @@ export interface SandboxTables {
   supply_lot_snapshot: SupplySnapshotRow;
   census_boundary: CensusBoundaryRow;
   census_profile: CensusProfileRow;
+  walk_node: WalkNodeRow;
+  walk_edge: WalkEdgeRow;
+  amenity: AmenityRow;
+  amenity_coverage: AmenityCoverageRow;
   dataset_source: DatasetSourceRow;
 }
 

@@ -538,6 +538,73 @@ FROM unnest($2::text[], $3::text[], $4::float8[], $5::text[]) AS t(lot_id, week,
         (r) => r.sales_status,
       ),
   },
+  walk_node: {
+    sql: `INSERT INTO amenities.walk_node (dataset, id, state, geom)
+SELECT $1::text, t.id, t.state, ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326)
+FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[]) AS t(id, state, lng, lat)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.lng,
+        (r) => r.lat,
+      ),
+  },
+  walk_edge: {
+    sql: `INSERT INTO amenities.walk_edge (dataset, id, state, source, target, highway, length_m, geom)
+SELECT $1::text, t.id, t.state, t.source, t.target, t.highway, ST_Length(s.g::geography), s.g
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+  AS t(id, state, source, target, highway, wkt),
+LATERAL (SELECT ST_GeomFromText(t.wkt, 4326) AS g) s`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.source,
+        (r) => r.target,
+        (r) => r.highway,
+        (r) => r.wkt,
+      ),
+  },
+  amenity: {
+    sql: `INSERT INTO amenities.amenity (dataset, id, osm_type, osm_id, state, category, subcategory, school_sector,
+  school_level, transport_mode, name, tags, geom)
+SELECT $1::text, t.id, 'synthetic', NULL, t.state, t.category, t.subcategory, t.school_sector, t.school_level,
+  t.transport_mode, t.name, t.tags::jsonb, ST_SetSRID(ST_MakePoint(t.lng, t.lat), 4326)
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+  $10::text[], $11::float8[], $12::float8[])
+  AS t(id, state, category, subcategory, school_sector, school_level, transport_mode, name, tags, lng, lat)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.id,
+        (r) => r.state,
+        (r) => r.category,
+        (r) => r.subcategory,
+        (r) => r.school_sector,
+        (r) => r.school_level,
+        (r) => r.transport_mode,
+        (r) => r.name,
+        (r) => r.tags,
+        (r) => r.lng,
+        (r) => r.lat,
+      ),
+  },
+  amenity_coverage: {
+    sql: `INSERT INTO amenities.coverage (dataset, layer, state, name, snapshot_date, geom)
+SELECT $1::text, t.layer, t.state, t.name, '2025-10-27'::date, ${polygon}
+FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t(layer, state, name, wkt)`,
+    params: (rows) =>
+      columns(
+        rows,
+        (r) => r.layer,
+        (r) => r.state,
+        (r) => r.name,
+        (r) => r.wkt,
+      ),
+  },
   census_boundary: {
     sql: `INSERT INTO census.boundary (dataset, geography, code, name, name_key, state, area_km2, geom)
 SELECT $1::text, t.geography, t.code, t.name, t.name_key, t.state, t.area_km2, ${polygon}
@@ -661,6 +728,10 @@ export const DELETE_DATASET: readonly string[] = [
   'DELETE FROM analytics.suburb_series WHERE dataset = $1',
   'DELETE FROM analytics.metric_catalog WHERE dataset = $1',
   'DELETE FROM analytics.rollup_run WHERE dataset = $1',
+  'DELETE FROM amenities.amenity WHERE dataset = $1',
+  'DELETE FROM amenities.walk_edge WHERE dataset = $1',
+  'DELETE FROM amenities.walk_node WHERE dataset = $1',
+  'DELETE FROM amenities.coverage WHERE dataset = $1',
 ];
 
 // Transaction-scoped, so it is released at commit or rollback; migrations use 727274.
@@ -679,4 +750,5 @@ export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, ad
   hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage,
   development.application, development.spear_application,
   supply.estate, supply.lot, supply.lot_snapshot, supply.weekly_rollup, census.boundary, census.profile,
-  market.sale, market.rent_bond, market.building_approval`;
+  market.sale, market.rent_bond, market.building_approval,
+  amenities.amenity, amenities.walk_node, amenities.walk_edge, amenities.coverage`;

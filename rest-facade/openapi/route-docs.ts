@@ -15,6 +15,7 @@ import { SPEAR_ROUTE_DOCS } from './spear-docs.ts';
 import { SUPPLY_ROUTE_DOCS } from './supply-docs.ts';
 import { MARKET_ROUTE_DOCS } from './market-docs.ts';
 import { SUBURB_ANALYTICS_ROUTE_DOCS } from './suburb-analytics-docs.ts';
+import { LOCALITY_ROUTE_DOCS } from './locality-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -233,4 +234,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...DEMOGRAPHICS_ROUTE_DOCS,
   ...MARKET_ROUTE_DOCS,
   ...SUBURB_ANALYTICS_ROUTE_DOCS,
+  ...LOCALITY_ROUTE_DOCS,
 };

@@ -15,6 +15,7 @@ import { SPEAR_SCHEMAS } from './spear-docs.ts';
 import { SUPPLY_SCHEMAS } from './supply-docs.ts';
 import { MARKET_SCHEMAS } from './market-docs.ts';
 import { SUBURB_ANALYTICS_SCHEMAS } from './suburb-analytics-docs.ts';
+import { LOCALITY_SCHEMAS } from './locality-docs.ts';
 
 /**
  * JSON Schemas of the bodies the routes write, by hand until the responses are zod schemas
@@ -553,4 +554,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...DEMOGRAPHICS_SCHEMAS,
   ...MARKET_SCHEMAS,
   ...SUBURB_ANALYTICS_SCHEMAS,
+  ...LOCALITY_SCHEMAS,
 };

@@ -47,6 +47,14 @@ import {
   suburbTrendRents,
   suburbTrends,
 } from './market.ts';
+import {
+  catchmentWalking,
+  localityChildcare,
+  localitySchools,
+  localitySuburbAmenities,
+  localitySupermarkets,
+  localityTransportStops,
+} from './locality.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
 export const ROUTES: RouteDefinition[] = [
@@ -111,4 +119,10 @@ export const ROUTES: RouteDefinition[] = [
   suburbAnalyticsScreen,
   suburbAnalyticsList,
   suburbAnalyticsSuburb,
+  localitySchools,
+  localityChildcare,
+  localitySupermarkets,
+  localityTransportStops,
+  localitySuburbAmenities,
+  catchmentWalking,
 ] as RouteDefinition[];
