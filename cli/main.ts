@@ -73,6 +73,8 @@ const SERVE_USAGE = `Usage: landgraph serve [--distributed]
   Starts the REST facade and /graphql on HOST:PORT (default 127.0.0.1:4000): on the embedded
   PostgreSQL in LANDGRAPH_DATA_DIR (loading the sandbox on first start), or on DATABASE_URL.
   --distributed   every subgraph as its own HTTP service, the gateway calling them over HTTP
+  The land-supply weekly rollup is checked hourly (LANDGRAPH_LAND_SUPPLY_ROLLUP_EVERY_MS; 0: never): in this
+  process, or with --distributed in the supply service's process; an advisory lock keeps instances apart.
 `;
 
 const SANDBOX_USAGE = `Usage: landgraph sandbox seed [--seed N] [--parcels N]
@@ -219,9 +221,9 @@ export async function main(args: string[]): Promise<number> {
       case undefined: {
         const config = loadConfig();
         const distributed = args.includes('--distributed') || config.mode === 'distributed';
-        const running = distributed
-          ? await startDistributed(config)
-          : await serve(config, { landSupplyRollupEveryMs: LAND_SUPPLY_ROLLUP_EVERY_MS });
+        // hourly unless the environment says otherwise (0: none; run `landgraph land-supply rollup` from cron)
+        const options = { landSupplyRollupEveryMs: config.landSupplyRollupEveryMs ?? LAND_SUPPLY_ROLLUP_EVERY_MS };
+        const running = distributed ? await startDistributed(config, options) : await serve(config, options);
         stopOnSignals(() => running.stop());
         process.stdout.write(await startBanner(running, config));
         return await new Promise<number>(() => undefined);

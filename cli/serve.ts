@@ -5,13 +5,16 @@ import { logger } from '../core/logger.ts';
 import { startRuntime } from '../app/runtime.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
-import { scheduleLandSupplyRollup } from '../core/land-supply.ts';
+import { ROLLUP_DATASETS, scheduleLandSupplyRollup } from '../core/land-supply.ts';
 
 /** How often the serving process checks that the latest land-supply week is rolled up (the CLI's serve). */
 export const LAND_SUPPLY_ROLLUP_EVERY_MS = 3_600_000;
 
 export type ServeOptions = {
-  /** Checks the land-supply rollup this often; off (null) unless asked, so tests start no timer. */
+  /**
+   * Checks the land-supply rollup this often; off (null or 0) unless asked, so tests start no
+   * timer. In distributed mode the supply subgraph's process runs it (cli/distributed.ts).
+   */
   landSupplyRollupEveryMs?: number | null;
 };
 
@@ -34,7 +37,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     database: runtime.db.kind,
   });
   const every = options.landSupplyRollupEveryMs ?? null;
-  const stopRollup = every ? scheduleLandSupplyRollup(runtime.db, ['sandbox', 'live'], every) : () => undefined;
+  const stopRollup = every ? scheduleLandSupplyRollup(runtime.db, ROLLUP_DATASETS, every) : () => undefined;
   return {
     runtime,
     server,

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runLandSupplyCommand } from '../cli/land-supply.ts';
-import { rollupLandSupply, scheduleLandSupplyRollup, weekOf } from '../core/land-supply.ts';
+import { rollupLandSupply, rollupLatestIfStale, scheduleLandSupplyRollup, weekOf } from '../core/land-supply.ts';
 import { SupplyData } from '../subgraphs/supply/data.ts';
 import { encodeTile } from '../subgraphs/supply/mvt.ts';
 import type { TestRuntime } from './support/runtime.ts';
@@ -454,6 +454,37 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
       expect(await latest()).toBe(rows);
     } finally {
       stop();
+    }
+  });
+
+  it('rolls a stale latest week up exactly once when several processes check at the same time', async () => {
+    const db = t.runtime.db;
+    const rows = () =>
+      db.query<Record<string, unknown>>(
+        `SELECT level, place, active_lots, available_lots, new_lots, sold_or_delisted_lots, median_asking_price
+         FROM supply.weekly_rollup WHERE dataset = 'sandbox' AND week = '2025-10-27' ORDER BY level, place`,
+      );
+    const before = await rows();
+    // fresh: nobody rolls up
+    expect(await rollupLatestIfStale(db, 'sandbox')).toBeNull();
+    const [lot] = await db.query<{ lot_id: string; updated_at: Date }>(
+      `SELECT lot_id, updated_at FROM supply.lot WHERE dataset = 'sandbox' ORDER BY lot_id LIMIT 1`,
+    );
+    await db.query(`UPDATE supply.lot SET updated_at = clock_timestamp() WHERE dataset = 'sandbox' AND lot_id = $1`, [
+      lot!.lot_id,
+    ]);
+    try {
+      // four checks at once (on PostgreSQL, on four pooled connections): the lock lets one roll up
+      const results = await Promise.all([1, 2, 3, 4].map(() => rollupLatestIfStale(db, 'sandbox')));
+      const done = results.filter((r) => r !== null);
+      expect(done).toEqual([{ dataset: 'sandbox', from: '2025-10-27', to: '2025-10-27', rows: before.length }]);
+      expect(await rows()).toEqual(before);
+      expect(await rollupLatestIfStale(db, 'sandbox')).toBeNull();
+    } finally {
+      await db.query(`UPDATE supply.lot SET updated_at = $2 WHERE dataset = 'sandbox' AND lot_id = $1`, [
+        lot!.lot_id,
+        lot!.updated_at,
+      ]);
     }
   });
 
