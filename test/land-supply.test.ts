@@ -2,6 +2,7 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runLandSupplyCommand } from '../cli/land-supply.ts';
 import { rollupLandSupply, rollupLatestIfStale, scheduleLandSupplyRollup, weekOf } from '../core/land-supply.ts';
+import { ALL_SAMPLE_CASES, sandboxSamples } from '../prisma/sandbox/samples.ts';
 import { SupplyData } from '../subgraphs/supply/data.ts';
 import { encodeTile } from '../subgraphs/supply/mvt.ts';
 import type { TestRuntime } from './support/runtime.ts';
@@ -363,6 +364,42 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
     expect(missing.body.error).toMatch(/No estate has the id vic-nowhere-1/);
     expect((await get(`/v1/land-supply/estate/${lot.estate_id}`, { weeks: 'x' })).status).toBe(400);
     expect((await get(`/v1/land-supply/estate/${lot.estate_id}`, {}, otherKey)).status).toBe(403);
+  });
+
+  it('names, among the sandbox samples, the address nearest an estate selling lots, with that estate (VIC, QLD)', async () => {
+    const samples = (await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES)).filter((s) =>
+      s.note.startsWith('land supply: the address nearest an estate selling lots'),
+    );
+    expect(samples.map((s) => s.state)).toEqual(['VIC', 'QLD']);
+    for (const sample of samples) {
+      expect(sample.parcel_pfi).toEqual(expect.any(String));
+      const estate = await get(`/v1/land-supply/estate/${sample.estate_id}`, { weeks: '12' });
+      expect(estate.status).toBe(200);
+      expect(estate.body.estate).toMatchObject({ state: sample.state, status: 'selling' });
+      expect(estate.body.estate.rollup.available_lots).toBeGreaterThan(0);
+      // the estate is the nearest one selling to the address, and its available lots are around it
+      const nearby = await get('/v1/land-supply/estates/nearby', {
+        lat: String(sample.lat),
+        lng: String(sample.lng),
+        radius_km: '10',
+      });
+      const selling = (nearby.body.data as Array<{ estate_id: string; status: string }>).filter(
+        (e) => e.status === 'selling',
+      );
+      expect(selling[0]!.estate_id).toBe(sample.estate_id);
+      const lots = await get('/v1/land-supply/lots/nearby', {
+        pfi: sample.parcel_pfi!,
+        state: sample.state,
+        radius_km: '2',
+        available: '1',
+      });
+      expect(lots.status).toBe(200);
+      expect(
+        (lots.body.data as Array<{ estate: { estate_id: string } }>).filter(
+          (l) => l.estate.estate_id === sample.estate_id,
+        ).length,
+      ).toBe(estate.body.estate.rollup.available_lots);
+    }
   });
 
   it("answers a state's series and every covered state's latest week", async () => {
