@@ -13,6 +13,7 @@ import { startDistributed } from './distributed.ts';
 import { INGEST_USAGE, runIngestCommand } from './ingest/cli.ts';
 import { DEVELOPMENT_USAGE, runIngestDevelopmentCommand } from './ingest/development-cli.ts';
 import { SPEAR_USAGE, runIngestSpearCommand } from './ingest/spear-cli.ts';
+import { LAND_SUPPLY_INGEST_USAGE, runIngestLandSupplyCommand } from './ingest/land-supply-cli.ts';
 import { EASEMENTS_USAGE, runIngestEasementsCommand } from './ingest/easements-cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import {
@@ -56,6 +57,8 @@ const USAGE = `Usage: landgraph <command>
                             upsert development applications (PlanningAlerts or NSW Planning Portal JSON)
   ingest spear <file> [--dataset live] [--snapshot ID]
                             upsert Victorian SPEAR applications (a SPEAR public-search style JSON export)
+  ingest land-supply --estates FILE --lots FILE [--week YYYY-MM-DD] [--dataset live]
+                            upsert estates and a week's lot list (CSV or GeoJSON), snapshot and roll up the week
   land-supply rollup [--week YYYY-MM-DD] [--dataset live]
                             roll up a week of land supply per estate, suburb and state (idempotent)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
@@ -116,6 +119,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest easements', EASEMENTS_USAGE],
   ['ingest development-applications', DEVELOPMENT_USAGE],
   ['ingest spear', SPEAR_USAGE],
+  ['ingest land-supply', LAND_SUPPLY_INGEST_USAGE],
   ['land-supply', LAND_SUPPLY_USAGE],
   ['land-supply rollup', LAND_SUPPLY_USAGE],
   ['mirror', MIRROR_USAGE],
@@ -251,6 +255,7 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'easements') return await runIngestEasementsCommand(rest);
         if (sub === 'development-applications') return await runIngestDevelopmentCommand(rest);
         if (sub === 'spear') return await runIngestSpearCommand(rest);
+        if (sub === 'land-supply') return await runIngestLandSupplyCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

@@ -27,7 +27,8 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
        landgraph ingest soil <file> --state VIC|NSW|QLD [--clay FIELD] [--depth FIELD] (see its --help)
        landgraph ingest easements <file> --state VIC|NSW|QLD (see its --help)
        landgraph ingest development-applications <file> --format planningalerts|nsw-portal (see its --help)
-       landgraph ingest spear <file> (see its --help)`;
+       landgraph ingest spear <file> (see its --help)
+       landgraph ingest land-supply --estates FILE --lots FILE [--week YYYY-MM-DD] (see its --help)`;
 
 const n = (value: number) => value.toLocaleString('en-AU');
 
