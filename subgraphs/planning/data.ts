@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import type { RequestScope } from '../../core/context.ts';
+import { INTERNAL_SCOPE } from '../../core/context.ts';
 import type { LayerResult, LayerStatus, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { ProductsData } from './products.ts';
@@ -69,8 +70,12 @@ export class PlanningData {
     /** The process's live calls under way, by request and point (see liveAtPoint). */
     liveInFlight: Map<string, Promise<LiveResolution>> = new Map(),
     /** The process's recent answers at points, by request and point (see SHARED_AT_POINT_MS). */
-    shared: SharedAtPoint = new Map(),
+    processShared: SharedAtPoint = new Map(),
   ) {
+    // A call without a request of its own ('internal': no request id reached the subgraph) shares
+    // nothing beyond this context: two such calls are not one request.
+    const shared =
+      scope.requestId && scope.requestId !== INTERNAL_SCOPE.requestId ? processShared : (new Map() as SharedAtPoint);
     const sharedKey = (k: PointKey) => `${scope.requestId}:${scope.dataset}:${pointKey(k)}`;
     this.atPoint = new DataLoader(
       async (keys) => {
