@@ -7,12 +7,15 @@ import { openDatabase } from '../core/db.ts';
 import { generateInternalSecret } from '../core/internal-auth.ts';
 import { logger } from '../core/logger.ts';
 import { listen } from '../core/http-listen.ts';
+import { licensedMetricsFeed } from '../core/suburb-analytics/licensed.ts';
+import { scheduleSuburbAnalyticsRollup } from '../core/suburb-analytics/rollup.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { distributedSubgraphUrls, prepareDatabase, startRuntime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
-import type { RunningServer } from './serve.ts';
+import { SUBURB_METRICS_PROVIDERS } from '../subgraphs/suburb-metrics.ts';
+import type { RunningServer, ServeOptions } from './serve.ts';
 
 // Every subgraph process starts at once; on two busy cores nine of them took over 60 s (bench notes).
 const READY_TIMEOUT_MS = 120_000;
@@ -49,7 +52,13 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-function spawnSubgraph(name: SubgraphName, db: Database, config: Config, secret: string): ChildProcess {
+function spawnSubgraph(
+  name: SubgraphName,
+  db: Database,
+  config: Config,
+  secret: string,
+  options: ServeOptions,
+): ChildProcess {
   // the compiled build (dist/) starts its own JavaScript; the sources need tsx
   const compiled = import.meta.url.endsWith('.js');
   const entry = fileURLToPath(new URL(`../subgraphs/${name}/index.${compiled ? 'js' : 'ts'}`, import.meta.url));
@@ -61,6 +70,9 @@ function spawnSubgraph(name: SubgraphName, db: Database, config: Config, secret:
       LANDGRAPH_SUBGRAPH_BASE_PORT: String(config.subgraphBasePort),
       LANDGRAPH_SUBGRAPH_HOST: config.subgraphHost,
       LANDGRAPH_INTERNAL_SECRET: secret,
+      // Only the supply process reads it (subgraphs/supply/schedule.ts): the land-supply rollup
+      // runs there, in that one process, and never in this gateway process.
+      LANDGRAPH_LAND_SUPPLY_ROLLUP_EVERY_MS: String(options.landSupplyRollupEveryMs ?? 0),
     },
     // The IPC channel carries nothing; it closes when this process goes, however it goes
     // (even SIGKILL), and the child stops on that (subgraphs/process.ts), so none is orphaned.
@@ -79,8 +91,12 @@ export type DistributedServer = RunningServer & { subgraphs: Record<SubgraphName
  * embedded default this process owns the PGlite folder and the subgraphs reach it over its
  * Postgres wire-protocol socket. A start that fails at any step stops every child it spawned
  * (waiting for each to exit) before it throws, so nothing is left running behind an error.
+ * The land-supply rollup schedule (`options.landSupplyRollupEveryMs`, off unless given) runs in
+ * the supply subgraph's process, not in this one. The suburb analytics schedule
+ * (`options.suburbAnalyticsEveryMs`) runs in this one: its rollup reads every layer's provider,
+ * and only the composition root may import them all (subgraphs/suburb-metrics.ts).
  */
-export async function startDistributed(config: Config): Promise<DistributedServer> {
+export async function startDistributed(config: Config, options: ServeOptions = {}): Promise<DistributedServer> {
   // One key per run when none is configured: only this process and its children ever hold it.
   const secret = config.internalSecret ?? generateInternalSecret();
   const distributedConfig: Config = { ...config, mode: 'distributed', internalSecret: secret };
@@ -90,7 +106,7 @@ export async function startDistributed(config: Config): Promise<DistributedServe
   const stopChildren = () => Promise.all(children.map(stopChild));
   try {
     await prepareDatabase(db, config);
-    for (const name of SUBGRAPH_NAMES) children.push(spawnSubgraph(name, db, config, secret));
+    for (const name of SUBGRAPH_NAMES) children.push(spawnSubgraph(name, db, config, secret, options));
     const urls = distributedSubgraphUrls(config);
     await Promise.all(
       SUBGRAPH_NAMES.map((name, i) => waitUntilReady(urls[name].replace(/\/graphql$/, '/health'), children[i]!)),
@@ -101,6 +117,14 @@ export async function startDistributed(config: Config): Promise<DistributedServe
     const url = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
     logger.info(`Landgraph gateway listening on ${url} over ${SUBGRAPH_NAMES.length} subgraph services`);
     const running = runtime;
+    const stopAnalytics = options.suburbAnalyticsEveryMs
+      ? scheduleSuburbAnalyticsRollup(db, ['sandbox', 'live'], {
+          intervalMs: options.suburbAnalyticsEveryMs,
+          maxAgeH: config.suburbAnalyticsEveryH,
+          providers: SUBURB_METRICS_PROVIDERS,
+          feed: licensedMetricsFeed(config.licensedMetricsFeed),
+        })
+      : () => undefined;
     return {
       runtime: running,
       server,
@@ -110,6 +134,7 @@ export async function startDistributed(config: Config): Promise<DistributedServe
         ChildProcess
       >,
       async stop() {
+        stopAnalytics();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await running.close();
         await stopChildren();

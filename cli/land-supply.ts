@@ -11,7 +11,8 @@ import { setLogLevel } from '../core/logger.ts';
 
 export const LAND_SUPPLY_USAGE = `Usage: landgraph land-supply rollup [--week YYYY-MM-DD] [--dataset live]
   --week DAY       roll up the week (Monday to Sunday) holding this day; default: the latest week any lot
-                   was snapshotted in. The serving process also checks the latest week every hour.
+                   was snapshotted in. \`landgraph serve\` also checks the latest week every hour (in
+                   the supply service's process with --distributed).
   --dataset NAME   live (default) or sandbox
   A week is replaced whole: running it again gives the same rows.
 `;

@@ -22,6 +22,7 @@ import {
   runIngestNswSalesCommand,
 } from './ingest/market-cli.ts';
 import { OSM_USAGE, runIngestOsmCommand } from './ingest/osm-cli.ts';
+import { LAND_SUPPLY_INGEST_USAGE, runIngestLandSupplyCommand } from './ingest/land-supply-cli.ts';
 import { EASEMENTS_USAGE, runIngestEasementsCommand } from './ingest/easements-cli.ts';
 import { HAZARDS_USAGE, runIngestHazardsCommand } from './ingest/hazards-cli.ts';
 import {
@@ -84,6 +85,8 @@ const USAGE = `Usage: landgraph <command>
                             upsert ABS building approvals by SA2 (Data Explorer CSV)
   ingest osm --file <extract.osm|extract.osm.pbf> [--state CODE] [--dataset live] [--snapshot ID]
                             load OpenStreetMap amenities and the walking network (ODbL)
+  ingest land-supply --estates FILE --lots FILE [--week YYYY-MM-DD] [--dataset live]
+                            upsert estates and a week's lot list (CSV or GeoJSON), snapshot and roll up the week
   land-supply rollup [--week YYYY-MM-DD] [--dataset live]
                             roll up a week of land supply per estate, suburb and state (idempotent)
   suburb-analytics rollup [--state VIC|NSW|QLD] [--dataset live|sandbox]
@@ -103,6 +106,8 @@ const SERVE_USAGE = `Usage: landgraph serve [--distributed]
   Starts the REST facade and /graphql on HOST:PORT (default 127.0.0.1:4000): on the embedded
   PostgreSQL in LANDGRAPH_DATA_DIR (loading the sandbox on first start), or on DATABASE_URL.
   --distributed   every subgraph as its own HTTP service, the gateway calling them over HTTP
+  The land-supply weekly rollup is checked hourly (LANDGRAPH_LAND_SUPPLY_ROLLUP_EVERY_MS; 0: never): in this
+  process, or with --distributed in the supply service's process; an advisory lock keeps instances apart.
 `;
 
 const SANDBOX_USAGE = `Usage: landgraph sandbox seed [--seed N] [--parcels N]
@@ -150,6 +155,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest nsw-rental-bonds', NSW_RENTAL_BONDS_USAGE],
   ['ingest abs-building-approvals', ABS_APPROVALS_USAGE],
   ['ingest osm', OSM_USAGE],
+  ['ingest land-supply', LAND_SUPPLY_INGEST_USAGE],
   ['land-supply', LAND_SUPPLY_USAGE],
   ['land-supply rollup', LAND_SUPPLY_USAGE],
   ['suburb-analytics', SUBURB_ANALYTICS_USAGE],
@@ -257,12 +263,12 @@ export async function main(args: string[]): Promise<number> {
       case undefined: {
         const config = loadConfig();
         const distributed = args.includes('--distributed') || config.mode === 'distributed';
-        const running = distributed
-          ? await startDistributed(config)
-          : await serve(config, {
-              landSupplyRollupEveryMs: LAND_SUPPLY_ROLLUP_EVERY_MS,
-              suburbAnalyticsEveryMs: SUBURB_ANALYTICS_CHECK_EVERY_MS,
-            });
+        // hourly unless the environment says otherwise (0: none; run `landgraph land-supply rollup` from cron)
+        const options = {
+          landSupplyRollupEveryMs: config.landSupplyRollupEveryMs ?? LAND_SUPPLY_ROLLUP_EVERY_MS,
+          suburbAnalyticsEveryMs: SUBURB_ANALYTICS_CHECK_EVERY_MS,
+        };
+        const running = distributed ? await startDistributed(config, options) : await serve(config, options);
         stopOnSignals(() => running.stop());
         process.stdout.write(await startBanner(running, config));
         return await new Promise<number>(() => undefined);
@@ -296,6 +302,7 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'nsw-rental-bonds') return await runIngestNswRentalBondsCommand(rest);
         if (sub === 'abs-building-approvals') return await runIngestAbsApprovalsCommand(rest);
         if (sub === 'osm') return await runIngestOsmCommand(rest);
+        if (sub === 'land-supply') return await runIngestLandSupplyCommand(rest);
         return await runIngestCommand(args.slice(1));
       case 'mirror':
         return await runMirrorCommand(args.slice(1));

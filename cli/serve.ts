@@ -5,7 +5,7 @@ import { logger } from '../core/logger.ts';
 import { startRuntime } from '../app/runtime.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
-import { scheduleLandSupplyRollup } from '../core/land-supply.ts';
+import { ROLLUP_DATASETS, scheduleLandSupplyRollup } from '../core/land-supply.ts';
 import { licensedMetricsFeed } from '../core/suburb-analytics/licensed.ts';
 import { scheduleSuburbAnalyticsRollup } from '../core/suburb-analytics/rollup.ts';
 import { SUBURB_METRICS_PROVIDERS } from '../subgraphs/suburb-metrics.ts';
@@ -22,7 +22,10 @@ export const SUBURB_ANALYTICS_CHECK_EVERY_MS = 3_600_000;
 export type ServeOptions = {
   /** Checks the suburb analytics bundles this often; off (null) unless asked, so tests start no timer. */
   suburbAnalyticsEveryMs?: number | null;
-  /** Checks the land-supply rollup this often; off (null) unless asked, so tests start no timer. */
+  /**
+   * Checks the land-supply rollup this often; off (null or 0) unless asked, so tests start no
+   * timer. In distributed mode the supply subgraph's process runs it (cli/distributed.ts).
+   */
   landSupplyRollupEveryMs?: number | null;
 };
 
@@ -45,7 +48,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     database: runtime.db.kind,
   });
   const every = options.landSupplyRollupEveryMs ?? null;
-  const stopRollup = every ? scheduleLandSupplyRollup(runtime.db, ['sandbox', 'live'], every) : () => undefined;
+  const stopRollup = every ? scheduleLandSupplyRollup(runtime.db, ROLLUP_DATASETS, every) : () => undefined;
   const analyticsEvery = options.suburbAnalyticsEveryMs ?? null;
   const stopAnalytics = analyticsEvery
     ? scheduleSuburbAnalyticsRollup(runtime.db, ['sandbox', 'live'], {

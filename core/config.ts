@@ -220,6 +220,8 @@ const EnvSchema = z.object({
   // Distributed mode: where the subgraph services listen and how the gateway calls them.
   LANDGRAPH_SUBGRAPH_HOST: z.string().trim().min(1).default('127.0.0.1'),
   LANDGRAPH_SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // How often the land-supply rollup is checked (0: never; unset: hourly under `landgraph serve`).
+  LANDGRAPH_LAND_SUPPLY_ROLLUP_EVERY_MS: z.coerce.number().int().min(0).max(604_800_000).optional(),
   LANDGRAPH_INTERNAL_SECRET: z
     .string()
     .optional()
@@ -290,6 +292,11 @@ export type Config = {
   subgraphTimeoutMs: number;
   /** Key of the gateway → subgraph signatures; undefined: the distributed start makes one per run. */
   internalSecret: string | undefined;
+  /**
+   * How often the land-supply rollup schedule checks the latest week (0: no schedule). Unset:
+   * `landgraph serve` checks hourly; a process started otherwise (tests, a lone subgraph) runs none.
+   */
+  landSupplyRollupEveryMs: number | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -337,5 +344,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subgraphHost: e.LANDGRAPH_SUBGRAPH_HOST,
     subgraphTimeoutMs: e.LANDGRAPH_SUBGRAPH_TIMEOUT_MS,
     internalSecret: e.LANDGRAPH_INTERNAL_SECRET,
+    landSupplyRollupEveryMs: e.LANDGRAPH_LAND_SUPPLY_ROLLUP_EVERY_MS,
   };
 }

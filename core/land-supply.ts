@@ -73,8 +73,17 @@ const LATEST_SNAPSHOT_WEEK = `SELECT max(week)::text AS week FROM supply.lot_sna
 
 export type RollupResult = { dataset: string; from: string; to: string; rows: number };
 
+/**
+ * Every writer of `supply.weekly_rollup` (the command, the schedule of any process, the sandbox
+ * load) holds this transaction-scoped lock while it replaces weeks, so two processes or
+ * instances never roll up at the same time: the second waits, then replaces the week again
+ * from the same snapshots (or, on the schedule, finds it fresh and leaves it).
+ */
+export const LOCK_LAND_SUPPLY_ROLLUP = 'SELECT pg_advisory_xact_lock(727277)';
+
 /** Rolls up the weeks from `from` to `to` (Mondays) inside an open transaction: each week is replaced whole. */
 export async function rollupWeeksIn(query: QueryFn, dataset: string, from: string, to: string): Promise<number> {
+  await query(LOCK_LAND_SUPPLY_ROLLUP);
   await query(CLEAR_WEEKS, [dataset, from, to]);
   const rows = await query<{ level: string }>(ROLL_UP_WEEKS, [dataset, from, to]);
   return rows.length;
@@ -98,8 +107,40 @@ const LATEST_ROLLED = `SELECT (SELECT max(week)::text FROM supply.lot_snapshot W
   (SELECT max(l.updated_at) FROM supply.lot l WHERE l.dataset = $1) AS changed_at`;
 
 /**
- * The serving process's schedule: every `intervalMs`, rolls up the latest snapshotted week of
- * each dataset when it was never rolled up or its lots changed since. Returns the stop function.
+ * Rolls up the latest snapshotted week of `dataset` when it was never rolled up or its lots
+ * changed since; null when it was fresh (or there is nothing). The check is made again under
+ * the rollup lock, in the rollup's own transaction, so of several processes or instances
+ * checking at once exactly one rolls the week up and the others find it fresh.
+ */
+export async function rollupLatestIfStale(db: Database, dataset: string): Promise<RollupResult | null> {
+  const isStale = async (query: QueryFn) => {
+    const [state] = await query<{ latest: string | null; rolled_at: Date | null; changed_at: Date | null }>(
+      LATEST_ROLLED,
+      [dataset],
+    );
+    if (!state?.latest) return null;
+    const stale = !state.rolled_at || (state.changed_at !== null && state.changed_at > state.rolled_at);
+    return stale ? state.latest : null;
+  };
+  // the cheap check outside any transaction or lock: nearly every hourly tick ends here
+  if (!(await isStale((sql, params) => db.query(sql, params)))) return null;
+  return db.transaction(async (query) => {
+    await query(LOCK_LAND_SUPPLY_ROLLUP);
+    const week = await isStale(query);
+    if (!week) return null;
+    const rows = await rollupWeeksIn(query, dataset, week, week);
+    return { dataset, from: week, to: week, rows };
+  });
+}
+
+/** The datasets the schedule keeps rolled up. */
+export const ROLLUP_DATASETS = ['sandbox', 'live'] as const;
+
+/**
+ * The serving process's schedule: every `intervalMs` (and once at start), rolls up the latest
+ * snapshotted week of each dataset when it was never rolled up or its lots changed since.
+ * Embedded mode runs it in the serving process, distributed mode in the supply subgraph's
+ * process. Returns the stop function.
  */
 export function scheduleLandSupplyRollup(db: Database, datasets: readonly string[], intervalMs: number): () => void {
   let running = false;
@@ -108,16 +149,8 @@ export function scheduleLandSupplyRollup(db: Database, datasets: readonly string
     running = true;
     try {
       for (const dataset of datasets) {
-        const [state] = await db.query<{ latest: string | null; rolled_at: Date | null; changed_at: Date | null }>(
-          LATEST_ROLLED,
-          [dataset],
-        );
-        if (!state?.latest) continue;
-        const stale = !state.rolled_at || (state.changed_at !== null && state.changed_at > state.rolled_at);
-        if (stale) {
-          const result = await rollupLandSupply(db, dataset, state.latest);
-          logger.info(`land-supply rollup of ${dataset} week ${state.latest}: ${result?.rows ?? 0} rows`);
-        }
+        const result = await rollupLatestIfStale(db, dataset);
+        if (result) logger.info(`land-supply rollup of ${dataset} week ${result.from}: ${result.rows} rows`);
       }
     } catch (error) {
       logger.warn(`land-supply rollup failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,3 +1,5 @@
+import type { Config } from '../core/config.ts';
+import type { Database } from '../core/db.ts';
 import type { Subgraph, SubgraphDeps } from '../core/subgraph.ts';
 import { buildAddressSubgraph } from './address/server.ts';
 import { buildAnalyticsSubgraph } from './analytics/server.ts';
@@ -11,6 +13,7 @@ import { buildMarketSubgraph } from './market/server.ts';
 import { buildPlanningSubgraph } from './planning/server.ts';
 import { buildRoadsSubgraph } from './roads/server.ts';
 import { buildSoilSubgraph } from './soil/server.ts';
+import { startSupplySchedule } from './supply/schedule.ts';
 import { buildSupplySubgraph } from './supply/server.ts';
 import { buildTerrainSubgraph } from './terrain/server.ts';
 
@@ -35,6 +38,14 @@ export const SUBGRAPHS = {
 
 export type SubgraphName = keyof typeof SUBGRAPHS;
 export const SUBGRAPH_NAMES = Object.keys(SUBGRAPHS) as SubgraphName[];
+
+/**
+ * Work a subgraph's own process runs beside serving (distributed mode; the embedded mode's
+ * serving process runs the same work itself): each starts it and returns its stop.
+ */
+export const SUBGRAPH_BACKGROUND: Partial<Record<SubgraphName, (db: Database, config: Config) => () => void>> = {
+  supply: startSupplySchedule,
+};
 
 export function subgraphSchemaUrl(name: SubgraphName): URL {
   return new URL(`./${name}/schema.graphql`, import.meta.url);

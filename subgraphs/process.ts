@@ -4,7 +4,7 @@ import { logger } from '../core/logger.ts';
 import { ProvenanceCatalog } from '../core/provenance.ts';
 import { listenSubgraph } from '../core/subgraph-server.ts';
 import type { SubgraphName } from './index.ts';
-import { SUBGRAPHS, subgraphPort } from './index.ts';
+import { SUBGRAPHS, SUBGRAPH_BACKGROUND, subgraphPort } from './index.ts';
 
 const STOP_DEADLINE_MS = 10_000;
 
@@ -50,7 +50,9 @@ export async function runSubgraphProcess(name: SubgraphName): Promise<void> {
     await db.close();
     throw error;
   });
+  const stopBackground = SUBGRAPH_BACKGROUND[name]?.(db, config) ?? (() => undefined);
   shutdown = async () => {
+    stopBackground();
     await running.stop();
     await db.close();
   };

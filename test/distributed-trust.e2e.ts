@@ -19,6 +19,7 @@ import { createTestKey, testConfig } from './support/runtime.ts';
 const BASE_PORT = 4711;
 const FAILING_BASE_PORT = 4731;
 const KILLED_BASE_PORT = 4751;
+const ROLLUP_EVERY_MS = 300;
 const BIN = fileURLToPath(new URL('../bin/landgraph.js', import.meta.url));
 
 const SDL_QUERY = JSON.stringify({ query: '{ _service { sdl } }' });
@@ -62,6 +63,8 @@ describe('subgraphs trust only the gateway', () => {
         LANDGRAPH_SUBGRAPH_BASE_PORT: String(BASE_PORT),
         LANDGRAPH_SUBGRAPH_TIMEOUT_MS: '10000',
       }),
+      // the land-supply rollup schedule, checked often enough to watch it here
+      { landSupplyRollupEveryMs: ROLLUP_EVERY_MS },
     );
     secret = running.runtime.config.internalSecret!;
     terrainUrl = running.runtime.subgraphUrls!.terrain;
@@ -230,6 +233,51 @@ describe('subgraphs trust only the gateway', () => {
     expect(tile.status).toBe(200);
     expect(tile.headers['content-type']).toMatch(/^application\/vnd\.mapbox-vector-tile/);
     expect(Number(tile.headers['content-length'])).toBeGreaterThan(0);
+  });
+
+  it('rolls up a changed land-supply week in the supply process only, not in the gateway', async () => {
+    const db = running.runtime.db;
+    const rolledAt = async () =>
+      (
+        await db.query<{ at: Date }>(
+          `SELECT max(rolled_at) AS at FROM supply.weekly_rollup
+           WHERE dataset = 'sandbox' AND week = (SELECT max(week) FROM supply.lot_snapshot WHERE dataset = 'sandbox')`,
+        )
+      )[0]!.at;
+    const [lot] = await db.query<{ lot_id: string; updated_at: Date }>(
+      `SELECT lot_id, updated_at FROM supply.lot WHERE dataset = 'sandbox' ORDER BY lot_id LIMIT 1`,
+    );
+    const supply = running.subgraphs.supply;
+    // the supply process stopped: a lot changes, and nothing else (the gateway) rolls the week up
+    supply.kill('SIGSTOP');
+    let changedAt: Date;
+    try {
+      [{ changed_at: changedAt }] = (await db.query<{ changed_at: Date }>(
+        `UPDATE supply.lot SET updated_at = clock_timestamp() WHERE dataset = 'sandbox' AND lot_id = $1
+         RETURNING updated_at AS changed_at`,
+        [lot!.lot_id],
+      )) as [{ changed_at: Date }];
+      await new Promise((resolve) => setTimeout(resolve, ROLLUP_EVERY_MS * 6));
+      expect((await rolledAt()).getTime()).toBeLessThan(changedAt.getTime());
+    } finally {
+      supply.kill('SIGCONT');
+    }
+    try {
+      // running again, the supply process finds the week stale and rolls it up, once
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && (await rolledAt()).getTime() <= changedAt.getTime()) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const first = await rolledAt();
+      expect(first.getTime()).toBeGreaterThan(changedAt.getTime());
+      await new Promise((resolve) => setTimeout(resolve, ROLLUP_EVERY_MS * 4));
+      expect(await rolledAt()).toEqual(first);
+    } finally {
+      await db.query(`UPDATE supply.lot SET updated_at = $2 WHERE dataset = 'sandbox' AND lot_id = $1`, [
+        lot!.lot_id,
+        lot!.updated_at,
+      ]);
+    }
   });
 
   it('marks only the terrain layer error while the terrain process hangs past the timeout', async () => {

@@ -15,6 +15,7 @@ import type { TestRuntime } from './support/runtime.ts';
 import { createTestKey, testRuntime } from './support/runtime.ts';
 
 const FIXTURE = new URL('./fixtures/spear/spear-public-search.json', import.meta.url).pathname;
+const CSV_FIXTURE = new URL('./fixtures/spear/spear-report.csv', import.meta.url).pathname;
 // two side-by-side test lots: SPT-1 west of 145.5, SPT-2 east of it
 const LNG = 145.5;
 const LAT = -37.9;
@@ -126,6 +127,33 @@ describe('ingest spear', () => {
     const again = await loadSpear(t.runtime.db, run);
     expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 4 });
     expect(await rows()).toEqual(before);
+  });
+
+  it('reads the same applications from a CSV export: the same records, refusals by line, and loading it changes nothing', async () => {
+    const json = await prepareSpearIngest({ file: FIXTURE, snapshot: 'spear-fixture' });
+    const csv = await prepareSpearIngest({ file: CSV_FIXTURE, snapshot: 'spear-fixture' });
+    const withoutSeq = (records: typeof json.records) => records.map(({ seq: _seq, ...rest }) => rest);
+    expect(csv.read).toBe(8);
+    expect(withoutSeq(csv.records)).toEqual(withoutSeq(json.records));
+    // the CSV's rows are on lines 2-9
+    expect(csv.records.map((r) => r.seq)).toEqual([2, 3, 4, 5]);
+    expect(csv.refused.map((n) => [n.feature, n.reason])).toEqual(json.refused.map((n) => [n.feature + 1, n.reason]));
+    const before = await rows();
+    const result = await loadSpear(t.runtime.db, csv);
+    expect(result).toMatchObject({ read: 8, inserted: 0, updated: 0, unchanged: 4 });
+    expect(formatSpearSummary(result)).toContain('spear-report.csv line 7 (SFIX0006A): unknown status');
+    expect(await rows()).toEqual(before);
+  });
+
+  it('refuses a CSV export lacking a required column, naming it', async () => {
+    const noAuthority = join(dir, 'no-authority.csv');
+    writeFileSync(noAuthority, 'SPEAR Reference,Status,Parcel PFIs\nS1,Submitted,SPT-1\n');
+    await expect(prepareSpearIngest({ file: noAuthority })).rejects.toThrow(
+      /no-authority\.csv is not a SPEAR export: it lacks a responsibleAuthority column \(responsibleauthority, authority, council\)/,
+    );
+    const nowhere = join(dir, 'nowhere.csv');
+    writeFileSync(nowhere, 'spearReference,responsibleAuthority,Latitude\nS1,A,-37.9\n');
+    await expect(prepareSpearIngest({ file: nowhere })).rejects.toThrow(/lacks a lng column/);
   });
 
   it('updates a row that changed and only that one', async () => {

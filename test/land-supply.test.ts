@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runLandSupplyCommand } from '../cli/land-supply.ts';
-import { rollupLandSupply, scheduleLandSupplyRollup, weekOf } from '../core/land-supply.ts';
+import { rollupLandSupply, rollupLatestIfStale, scheduleLandSupplyRollup, weekOf } from '../core/land-supply.ts';
+import { ALL_SAMPLE_CASES, sandboxSamples } from '../prisma/sandbox/samples.ts';
 import { SupplyData } from '../subgraphs/supply/data.ts';
 import { encodeTile } from '../subgraphs/supply/mvt.ts';
 import type { TestRuntime } from './support/runtime.ts';
@@ -365,6 +366,42 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
     expect((await get(`/v1/land-supply/estate/${lot.estate_id}`, {}, otherKey)).status).toBe(403);
   });
 
+  it('names, among the sandbox samples, the address nearest an estate selling lots, with that estate (VIC, QLD)', async () => {
+    const samples = (await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES)).filter((s) =>
+      s.note.startsWith('land supply: the address nearest an estate selling lots'),
+    );
+    expect(samples.map((s) => s.state)).toEqual(['VIC', 'QLD']);
+    for (const sample of samples) {
+      expect(sample.parcel_pfi).toEqual(expect.any(String));
+      const estate = await get(`/v1/land-supply/estate/${sample.estate_id}`, { weeks: '12' });
+      expect(estate.status).toBe(200);
+      expect(estate.body.estate).toMatchObject({ state: sample.state, status: 'selling' });
+      expect(estate.body.estate.rollup.available_lots).toBeGreaterThan(0);
+      // the estate is the nearest one selling to the address, and its available lots are around it
+      const nearby = await get('/v1/land-supply/estates/nearby', {
+        lat: String(sample.lat),
+        lng: String(sample.lng),
+        radius_km: '10',
+      });
+      const selling = (nearby.body.data as Array<{ estate_id: string; status: string }>).filter(
+        (e) => e.status === 'selling',
+      );
+      expect(selling[0]!.estate_id).toBe(sample.estate_id);
+      const lots = await get('/v1/land-supply/lots/nearby', {
+        pfi: sample.parcel_pfi!,
+        state: sample.state,
+        radius_km: '2',
+        available: '1',
+      });
+      expect(lots.status).toBe(200);
+      expect(
+        (lots.body.data as Array<{ estate: { estate_id: string } }>).filter(
+          (l) => l.estate.estate_id === sample.estate_id,
+        ).length,
+      ).toBe(estate.body.estate.rollup.available_lots);
+    }
+  });
+
   it("answers a state's series and every covered state's latest week", async () => {
     const state = await get('/v1/land-supply/state/QLD', { weeks: '4' });
     expect(state.status).toBe(200);
@@ -454,6 +491,37 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
       expect(await latest()).toBe(rows);
     } finally {
       stop();
+    }
+  });
+
+  it('rolls a stale latest week up exactly once when several processes check at the same time', async () => {
+    const db = t.runtime.db;
+    const rows = () =>
+      db.query<Record<string, unknown>>(
+        `SELECT level, place, active_lots, available_lots, new_lots, sold_or_delisted_lots, median_asking_price
+         FROM supply.weekly_rollup WHERE dataset = 'sandbox' AND week = '2025-10-27' ORDER BY level, place`,
+      );
+    const before = await rows();
+    // fresh: nobody rolls up
+    expect(await rollupLatestIfStale(db, 'sandbox')).toBeNull();
+    const [lot] = await db.query<{ lot_id: string; updated_at: Date }>(
+      `SELECT lot_id, updated_at FROM supply.lot WHERE dataset = 'sandbox' ORDER BY lot_id LIMIT 1`,
+    );
+    await db.query(`UPDATE supply.lot SET updated_at = clock_timestamp() WHERE dataset = 'sandbox' AND lot_id = $1`, [
+      lot!.lot_id,
+    ]);
+    try {
+      // four checks at once (on PostgreSQL, on four pooled connections): the lock lets one roll up
+      const results = await Promise.all([1, 2, 3, 4].map(() => rollupLatestIfStale(db, 'sandbox')));
+      const done = results.filter((r) => r !== null);
+      expect(done).toEqual([{ dataset: 'sandbox', from: '2025-10-27', to: '2025-10-27', rows: before.length }]);
+      expect(await rows()).toEqual(before);
+      expect(await rollupLatestIfStale(db, 'sandbox')).toBeNull();
+    } finally {
+      await db.query(`UPDATE supply.lot SET updated_at = $2 WHERE dataset = 'sandbox' AND lot_id = $1`, [
+        lot!.lot_id,
+        lot!.updated_at,
+      ]);
     }
   });
 

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { NEWCOMER_SCOPES, startBanner } from '../cli/main.ts';
 import type { SandboxSample } from '../prisma/sandbox/load.ts';
 import { sandboxSamples } from '../prisma/sandbox/load.ts';
+import { ALL_SAMPLE_CASES } from '../prisma/sandbox/samples.ts';
 import { routeScope } from '../rest-facade/route.ts';
 import type { RouteDefinition } from '../rest-facade/route.ts';
 import { ROUTES } from '../rest-facade/routes/index.ts';
@@ -105,8 +106,19 @@ function parseCurl(words: string[]): Example {
   };
 }
 
-/** The README's placeholders, filled from the first sandbox sample with every layer present. */
-function placeholders(sample: SandboxSample): Record<string, string> {
+/**
+ * The README's placeholders, filled from the first sandbox sample with every layer present; the
+ * SPEAR and land-supply ones (`<spear_pfi>`, `<estate_id>`, `<estate_pfi>`) from the samples the
+ * README names for them.
+ */
+function placeholders(sample: SandboxSample, samples: SandboxSample[]): Record<string, string> {
+  const named = (note: string) => {
+    const found = samples.find((s) => s.note === note);
+    if (!found) throw new Error(`no sandbox sample "${note}"`);
+    return found;
+  };
+  const spear = named('SPEAR applications on the lot (VIC)');
+  const estate = named('land supply: the address nearest an estate selling lots (VIC)');
   const d = 0.001;
   return {
     lat: String(sample.lat),
@@ -118,6 +130,9 @@ function placeholders(sample: SandboxSample): Record<string, string> {
     south: (sample.lat - d).toFixed(6),
     east: (sample.lng + d).toFixed(6),
     north: (sample.lat + d).toFixed(6),
+    spear_pfi: spear.parcel_pfi!,
+    estate_id: estate.estate_id!,
+    estate_pfi: estate.parcel_pfi!,
   };
 }
 
@@ -143,13 +158,20 @@ describe('the README, as a newcomer runs it', () => {
 
   beforeAll(async () => {
     t = await testRuntime();
-    samples = await sandboxSamples(t.runtime.db);
+    samples = await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES);
     const vic = samples.find((s) => s.state === 'VIC' && s.parcel_pfi && s.note.startsWith('all layers'))!;
-    values = placeholders(vic);
+    values = placeholders(vic, samples);
   });
 
   it('finds the examples it is meant to check', () => {
     expect(curls.length).toBeGreaterThanOrEqual(20);
+    // every placeholder of every example is one this test fills (a sample the README names exists)
+    const unfilled = curls.flatMap((c) =>
+      [
+        ...fill(decodeURIComponent(c.url.pathname + c.url.search) + (c.body ?? ''), values).matchAll(/<([a-z_]+)>/g),
+      ].map((m) => `${m[0]} in ${c.text}`),
+    );
+    expect(unfilled).toEqual([]);
     expect(curls.filter((c) => c.method === 'post').length).toBeGreaterThanOrEqual(2);
   });
 

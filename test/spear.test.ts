@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ALL_SAMPLE_CASES, sandboxSamples } from '../prisma/sandbox/samples.ts';
 import type { TestRuntime } from './support/runtime.ts';
 import { createTestKey, testRuntime } from './support/runtime.ts';
 
@@ -194,6 +195,27 @@ describe('SPEAR: sandbox, lookups by point, window and parcel, and the property 
       (d) => d.spear_reference === multiLot.reference,
     );
     expect(hit?.distance_m).toBe(0);
+  });
+
+  it('names, among the sandbox samples, a VIC address whose lot has SPEAR applications', async () => {
+    const samples = await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES);
+    const sample = samples.find((s) => s.note === 'SPEAR applications on the lot (VIC)');
+    expect(sample).toMatchObject({ state: 'VIC', parcel_pfi: expect.any(String) });
+    const expected = await count(
+      `SELECT count(*)::int AS n FROM development.spear_application WHERE dataset = 'sandbox' AND $1 = ANY (parcel_pfis)`,
+      [sample!.parcel_pfi],
+    );
+    expect(expected).toBeGreaterThan(0);
+    const res = await get('/api/spear/parcel', { pfi: sample!.parcel_pfi!, state: 'VIC' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', count: expected });
+    // and by its address point: the applications touching its lot, at 0 m
+    const near = await get('/api/spear/nearby', { lat: String(sample!.lat), lng: String(sample!.lng) });
+    expect(
+      (near.body.data as Array<{ distance_m: number; parcel_pfis: string[] }>).filter(
+        (d) => d.distance_m === 0 && d.parcel_pfis.includes(sample!.parcel_pfi!),
+      ),
+    ).toHaveLength(expected);
   });
 
   it('says no_data where nothing is near, not_covered in NSW; refuses bad points with 400 and other keys with 403', async () => {

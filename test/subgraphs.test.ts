@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../core/db.ts';
@@ -44,7 +45,8 @@ describe('subgraphs', () => {
       schema: subgraph.schema,
       document: parse(query),
       variableValues: variables,
-      contextValue: subgraph.createContext({ dataset: 'sandbox', requestId: 'test', scopes: '*' }),
+      // each run is a request of its own (planning shares a request's answers between its fetches)
+      contextValue: subgraph.createContext({ dataset: 'sandbox', requestId: randomUUID(), scopes: '*' }),
     });
     expect(result.errors).toBeUndefined();
     return result.data as Record<string, unknown>;

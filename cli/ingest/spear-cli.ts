@@ -13,8 +13,12 @@ export const SPEAR_USAGE = `Usage: landgraph ingest spear <file> [--dataset live
                      ({"data": {"resultRows": [...]}}) or a bare array of them, in SPEAR's field names
                      (spearReference, responsibleAuthority, applicationType, status, submittedDate dd/mm/yyyy,
                      decisionDate, property, intendedUse, councilReference, lastModified) plus the touched lots'
-                     parcelPfis (array, or one text split by ;) and/or lat and lng. Rows are upserted by SPEAR
-                     reference: a rerun changes only what changed. Rows that cannot be read are listed.
+                     parcelPfis (array, or one text split by ;) and/or lat and lng.
+                     Or a .csv with the same columns (header names matched without case or spaces: "SPEAR
+                     Reference", "Responsible Authority", "Submitted Date", "Parcel PFIs", "Latitude", ...);
+                     spearReference, responsibleAuthority and parcelPfis or lat and lng are required.
+                     Rows are upserted by SPEAR reference: a rerun changes only what changed. Rows that cannot
+                     be read are listed (a CSV's by line).
   --dataset NAME     the dataset to load into (default: live, which only live keys read; the sandbox is refused)
   --snapshot ID      names the load in its credit (default: the file's name and date)
   --attribution TEXT the credit your SPEAR agreement gives (default: SPEAR, State of Victoria (Land Use Victoria))
@@ -25,7 +29,7 @@ export function formatSpearSummary(r: SpearIngestResult): string {
   return `${[
     `SPEAR applications ${r.file} into dataset '${r.dataset}', snapshot ${r.snapshot}, in ${seconds(r.ms)}`,
     `read ${formatCount(r.read)}, inserted ${formatCount(r.inserted)}, updated ${formatCount(r.updated)}, unchanged ${formatCount(r.unchanged)}, written on a lot ${formatCount(r.on_lot)}, refused ${formatCount(r.refused.length)}`,
-    ...noteLines('refused', 'row', r.refused),
+    ...noteLines('refused', r.file.toLowerCase().endsWith('.csv') ? 'line' : 'row', r.refused),
   ].join('\n')}\n`;
 }
 

@@ -6,8 +6,9 @@
  * bare array of them), in SPEAR's own field names (spearReference, responsibleAuthority,
  * submittedDate in dd/mm/yyyy, property for the address, intendedUse for the description), plus
  * what an agreed export adds: applicationType, status, decisionDate, lastModified, the touched
- * lots' Vicmap parcelPfis, and lat/lng. A row needs its lots or its point. A row that cannot be
- * read is reported with its place in the file and why, never fatal.
+ * lots' Vicmap parcelPfis, and lat/lng. SPEAR's report screens export CSV: the same columns, one
+ * row per application, read by header name (spearRowsOfCsv). A row needs its lots or its point. A
+ * row that cannot be read is reported with its place in the file (a CSV's line) and why, never fatal.
  */
 import { isInAustralia } from '../../core/geo.ts';
 import type { FeatureNote } from './planning-load.ts';
@@ -124,13 +125,85 @@ function rowsOf(body: unknown): unknown[] | { error: string } {
 
 export type ParsedSpear = { records: SpearRecord[]; refused: FeatureNote[]; read: number };
 
-export function parseSpear(body: unknown, file: string, now: string): ParsedSpear | { error: string } {
+/**
+ * The export's fields, each with the CSV header names it is read from (matched without case,
+ * spaces or punctuation): SPEAR's own field names, as the JSON rows carry them, and the words of
+ * SPEAR's report screens.
+ */
+export const SPEAR_CSV_COLUMNS: Record<string, readonly string[]> = {
+  spearReference: ['spearreference', 'spearref', 'reference'],
+  responsibleAuthority: ['responsibleauthority', 'authority', 'council'],
+  applicationType: ['applicationtype', 'type'],
+  status: ['status', 'applicationstatus'],
+  submittedDate: ['submitteddate', 'datesubmitted', 'submitted', 'lodgeddate'],
+  decisionDate: ['decisiondate', 'decided', 'datedecided'],
+  councilReference: ['councilreference', 'councilref', 'permitnumber'],
+  lgaCode: ['lgacode'],
+  property: ['property', 'address', 'propertyaddress'],
+  intendedUse: ['intendeduse', 'description', 'proposal'],
+  lastModified: ['lastmodified', 'modified', 'updated'],
+  parcelPfis: ['parcelpfis', 'pfis', 'pfi'],
+  infoUrl: ['infourl', 'url', 'link'],
+  lat: ['lat', 'latitude'],
+  lng: ['lng', 'lon', 'long', 'longitude'],
+};
+const SPEAR_CSV_REQUIRED = ['spearReference', 'responsibleAuthority'];
+
+const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * A CSV export (a header row, the same columns as the JSON rows) as the rows parseSpear reads,
+ * each keyed by SPEAR's field name; an empty cell is no value. A header lacking a required
+ * column, or any way to place a row (parcelPfis, or lat and lng), is an error naming it.
+ */
+export function spearRowsOfCsv(
+  header: readonly string[],
+  rows: ReadonlyArray<{ line: number; fields: readonly string[] }>,
+  file: string,
+): { rows: Array<Record<string, string>>; lines: number[] } | { error: string } {
+  const index = new Map(header.map((h, i) => [squash(h), i] as const));
+  const columns = new Map<string, number>();
+  for (const [field, aliases] of Object.entries(SPEAR_CSV_COLUMNS)) {
+    const at = aliases.map((a) => index.get(a)).find((i) => i !== undefined);
+    if (at !== undefined) columns.set(field, at);
+  }
+  const missing = SPEAR_CSV_REQUIRED.filter((field) => !columns.has(field));
+  if (!columns.has('parcelPfis') && !(columns.has('lat') && columns.has('lng'))) {
+    missing.push(columns.has('lat') ? 'lng' : columns.has('lng') ? 'lat' : 'parcelPfis');
+  }
+  if (missing.length > 0) {
+    return {
+      error: `${file} is not a SPEAR export: it lacks ${missing
+        .map((field) => `a ${field} column (${SPEAR_CSV_COLUMNS[field]!.join(', ')})`)
+        .join('; ')} (its columns: ${header.join(', ') || 'none'})`,
+    };
+  }
+  return {
+    lines: rows.map((row) => row.line),
+    rows: rows.map((row) => {
+      const record: Record<string, string> = {};
+      for (const [field, at] of columns) {
+        const value = row.fields[at]?.trim();
+        if (value) record[field] = value;
+      }
+      return record;
+    }),
+  };
+}
+
+/** `lines`: where each row is in the file (a CSV's line numbers); by default its place, 1 for the first. */
+export function parseSpear(
+  body: unknown,
+  file: string,
+  now: string,
+  lines?: readonly number[],
+): ParsedSpear | { error: string } {
   const rows = rowsOf(body);
   if (!Array.isArray(rows)) return rows;
   const records: SpearRecord[] = [];
   const refused: FeatureNote[] = [];
   rows.forEach((raw, index) => {
-    const seq = index + 1;
+    const seq = lines?.[index] ?? index + 1;
     const row = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
     const reference = text(row.spearReference, 32);
     const refuse = (reason: string) => refused.push({ file, feature: seq, key: reference, reason });

@@ -5,13 +5,14 @@
  * read are listed, not fatal.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, extname } from 'node:path';
 import type { Database, QueryFn } from '../../core/db.ts';
 import { IngestError } from './gnaf-release.ts';
 import { WRITE_DATASET_SOURCE } from './planning-sql.ts';
 import type { FeatureNote } from './planning-load.ts';
 import { checkDataset, snapshotId } from './planning.ts';
-import { SPEAR_CREDIT, type SpearRecord, parseSpear } from './spear-formats.ts';
+import { readCsv } from './csv.ts';
+import { SPEAR_CREDIT, type SpearRecord, parseSpear, spearRowsOfCsv } from './spear-formats.ts';
 import { ANALYZE_SPEAR_TABLES, UPSERT_SPEAR } from './spear-sql.ts';
 
 export const SPEAR_LAYER = 'spear';
@@ -61,14 +62,23 @@ export async function prepareSpearIngest(options: SpearIngestOptions): Promise<P
     throw new IngestError(`cannot read ${options.file}`);
   }
   if (size > MAX_FILE_BYTES) throw new IngestError(`${options.file} is over ${MAX_FILE_BYTES / 1024 / 1024} MB`);
-  let body: unknown;
-  try {
-    body = JSON.parse(await readFile(options.file, 'utf8'));
-  } catch (error) {
-    throw new IngestError(`${options.file} is not JSON: ${(error as Error).message}`);
-  }
   const name = basename(options.file);
-  const parsed = parseSpear(body, name, new Date().toISOString());
+  const now = new Date().toISOString();
+  let parsed: ReturnType<typeof parseSpear>;
+  if (extname(options.file).toLowerCase() === '.csv') {
+    const table = readCsv(options.file);
+    const csv = spearRowsOfCsv(table.header, table.rows, name);
+    if ('error' in csv) throw new IngestError(csv.error);
+    parsed = parseSpear(csv.rows, name, now, csv.lines);
+  } else {
+    let body: unknown;
+    try {
+      body = JSON.parse(await readFile(options.file, 'utf8'));
+    } catch (error) {
+      throw new IngestError(`${options.file} is not JSON: ${(error as Error).message}`);
+    }
+    parsed = parseSpear(body, name, now);
+  }
   if ('error' in parsed) throw new IngestError(`${name} ${parsed.error}`);
   return {
     file: name,

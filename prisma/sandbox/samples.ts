@@ -3,7 +3,9 @@
  * wants: each state with every layer present, a unit, a shop with a number range, a parcel
  * outside planning coverage (and the land layers' coverage), one inside coverage but in a
  * deferred (unzoned) block, an address G-NAF could geocode only to its street, and a parcel
- * with an easement, a building footprint and a land value, and one with development applications.
+ * with an easement, a building footprint and a land value, one with development applications,
+ * a Victorian lot with SPEAR applications, and the address nearest a land-supply estate selling
+ * lots (with that estate's id).
  */
 import type { Database } from '../../core/db.ts';
 import { SANDBOX_DATASET } from './generate.ts';
@@ -15,6 +17,8 @@ export interface SandboxSample {
   lng: number;
   state: string;
   parcel_pfi: string | null;
+  /** Land-supply cases only: the estate selling lots nearest the address (`/v1/land-supply/estate/{estateId}`). */
+  estate_id?: string;
   note: string;
 }
 
@@ -52,9 +56,25 @@ const HAZARD_CLEAR = `${hazardMapped('flood')} AND ${hazardMapped('bushfire')} A
     AND ST_DWithin(s.geom::geography, a.geom::geography, 200))`;
 const SINGLE =
   "a.geocode_type = 'PC' AND a.flat_type_code IS NULL AND a.number_first IS NOT NULL AND a.number_last IS NULL";
+const SPEAR_ON_LOT = `EXISTS (SELECT 1 FROM development.spear_application s
+  WHERE s.dataset = a.dataset AND a.parcel_pfi = ANY (s.parcel_pfis))`;
+// A selling estate with a lot available now, and the single-dwelling address on its parcel nearest it
+// (uncorrelated, `$1` the dataset and `$2` the state, so it is computed once, not per address).
+const SELLING_ESTATE = `e.status = 'selling' AND EXISTS (SELECT 1 FROM supply.lot l
+  WHERE l.dataset = e.dataset AND l.estate_id = e.estate_id AND l.sales_status = 'available')`;
+const NEAREST_SELLING_ESTATE = `a.gnaf_pid IN (SELECT n.gnaf_pid FROM supply.estate e
+  CROSS JOIN LATERAL (SELECT b.gnaf_pid FROM address.address_detail b
+    WHERE b.dataset = e.dataset AND b.state = e.state AND b.geocode_type = 'PC' AND b.flat_type_code IS NULL
+      AND b.number_first IS NOT NULL AND b.number_last IS NULL AND EXISTS (SELECT 1 FROM cadastre.parcel p
+        WHERE p.dataset = b.dataset AND p.state = b.state AND p.parcel_pfi = b.parcel_pfi AND ST_Contains(p.geom, b.geom))
+    ORDER BY b.geom <-> e.geom LIMIT 1) n
+  WHERE e.dataset = $1 AND e.state = $2 AND ${SELLING_ESTATE})`;
+const ESTATE_ID = `(SELECT e.estate_id FROM supply.estate e WHERE e.dataset = a.dataset AND e.state = a.state
+  AND ${SELLING_ESTATE} ORDER BY e.geom <-> a.geom, e.estate_id LIMIT 1)`;
 
-// In the order promised: the first `limit` found are returned. `$2` is a state where one is named.
-const CASES: ReadonlyArray<{ note: string; where: string; state?: string }> = [
+// In the order promised: the first `limit` found are returned. `$2` is a state where one is named;
+// `estate` adds the estate_id of the selling estate nearest the address.
+const CASES: ReadonlyArray<{ note: string; where: string; state?: string; estate?: true }> = [
   { note: 'all layers present (VIC)', state: 'VIC', where: `${SINGLE} AND ${ON_PARCEL} AND ${ZONED} AND ${OVERLAID}` },
   { note: 'all layers present (NSW)', state: 'NSW', where: `${SINGLE} AND ${ON_PARCEL} AND ${ZONED} AND ${OVERLAID}` },
   { note: 'all layers present (QLD)', state: 'QLD', where: `${SINGLE} AND ${ON_PARCEL} AND ${ZONED} AND ${OVERLAID}` },
@@ -114,6 +134,23 @@ const CASES: ReadonlyArray<{ note: string; where: string; state?: string }> = [
     where: `${SINGLE} AND ${ON_PARCEL} AND NOT EXISTS (SELECT 1 FROM hazards.coverage h
       WHERE h.dataset = a.dataset AND ST_Intersects(h.geom, a.geom))`,
   },
+  {
+    note: 'SPEAR applications on the lot (VIC)',
+    state: 'VIC',
+    where: `${SINGLE} AND ${ON_PARCEL} AND ${SPEAR_ON_LOT}`,
+  },
+  {
+    note: 'land supply: the address nearest an estate selling lots (VIC)',
+    state: 'VIC',
+    where: NEAREST_SELLING_ESTATE,
+    estate: true,
+  },
+  {
+    note: 'land supply: the address nearest an estate selling lots (QLD)',
+    state: 'QLD',
+    where: NEAREST_SELLING_ESTATE,
+    estate: true,
+  },
 ];
 
 /** Every case above: what `landgraph sandbox samples` lists (the default keeps the first eight). */
@@ -125,7 +162,9 @@ export async function sandboxSamples(db: Database, limit = 8): Promise<SandboxSa
     if (samples.length >= limit) break;
     const params: unknown[] = c.state ? [SANDBOX_DATASET, c.state] : [SANDBOX_DATASET];
     const [row] = await db.query<Omit<SandboxSample, 'note'>>(
-      `SELECT a.gnaf_pid, a.formatted_address AS address, ST_Y(a.geom) AS lat, ST_X(a.geom) AS lng, a.state, a.parcel_pfi
+      `SELECT a.gnaf_pid, a.formatted_address AS address, ST_Y(a.geom) AS lat, ST_X(a.geom) AS lng, a.state, a.parcel_pfi${
+        c.estate ? `, ${ESTATE_ID} AS estate_id` : ''
+      }
 FROM address.address_detail a
 WHERE a.dataset = $1 ${c.state ? 'AND a.state = $2' : ''} AND ${c.where}
 ORDER BY a.gnaf_pid

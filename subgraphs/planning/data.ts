@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import type { RequestScope } from '../../core/context.ts';
+import { INTERNAL_SCOPE } from '../../core/context.ts';
 import type { LayerResult, LayerStatus, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { ProductsData } from './products.ts';
@@ -44,6 +45,18 @@ export type LiveResolution =
 
 type LiveKey = PointKey & { adapter: LivePlanningAdapter };
 
+/**
+ * How long one request's planning answer at a point is kept for its other fetches. One property's
+ * planning layer and its products (provisions, envelope: they wait on the roads subgraph) reach
+ * planning in two fetches of one request, each with its own context and loaders; the second takes
+ * the first's answer instead of sending the statement again. Keys hold the request id, so no other
+ * request ever reads an entry; the time only bounds how long a finished request's entries stay.
+ */
+export const SHARED_AT_POINT_MS = 30_000;
+
+/** One request's answers at points, by request, dataset and point (see SHARED_AT_POINT_MS). */
+export type SharedAtPoint = Map<string, Promise<PlanningAtPoint>>;
+
 export class PlanningData {
   readonly atPoint: DataLoader<PointKey, PlanningAtPoint, string>;
   /** Live services answer one point per call; the points of a request are asked side by side, each once. */
@@ -56,19 +69,41 @@ export class PlanningData {
     readonly adapters: PlanningAdapters,
     /** The process's live calls under way, by request and point (see liveAtPoint). */
     liveInFlight: Map<string, Promise<LiveResolution>> = new Map(),
+    /** The process's recent answers at points, by request and point (see SHARED_AT_POINT_MS). */
+    processShared: SharedAtPoint = new Map(),
   ) {
+    // A call without a request of its own ('internal': no request id reached the subgraph) shares
+    // nothing beyond this context: two such calls are not one request.
+    const shared =
+      scope.requestId && scope.requestId !== INTERNAL_SCOPE.requestId ? processShared : (new Map() as SharedAtPoint);
+    const sharedKey = (k: PointKey) => `${scope.requestId}:${scope.dataset}:${pointKey(k)}`;
     this.atPoint = new DataLoader(
       async (keys) => {
-        const rows = await deps.db.sql<PlanningRow>(
-          PLANNING_AT_POINTS(
-            scope.dataset,
-            keys.map((k) => k.state),
-            keys.map((k) => k.lng),
-            keys.map((k) => k.lat),
-          ),
-        );
-        const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
-        return keys.map((_k, i) => byIndex.get(i) ?? { covered: false, zone: null, overlays: [] });
+        const missing = keys.filter((k) => !shared.has(sharedKey(k)));
+        if (missing.length > 0) {
+          const answers = deps.db
+            .sql<PlanningRow>(
+              PLANNING_AT_POINTS(
+                scope.dataset,
+                missing.map((k) => k.state),
+                missing.map((k) => k.lng),
+                missing.map((k) => k.lat),
+              ),
+            )
+            .then((rows) => {
+              const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
+              return missing.map((_k, i) => byIndex.get(i) ?? { covered: false, zone: null, overlays: [] });
+            });
+          missing.forEach((k, i) => {
+            const key = sharedKey(k);
+            const answer = answers.then((all) => all[i]!);
+            shared.set(key, answer);
+            // kept a while for the request's other fetches, then let go (a failure at once)
+            const forget = () => setTimeout(() => shared.delete(key), SHARED_AT_POINT_MS).unref();
+            answer.then(forget, () => shared.delete(key));
+          });
+        }
+        return Promise.all(keys.map((k) => shared.get(sharedKey(k))!));
       },
       { cacheKeyFn: pointKey },
     );

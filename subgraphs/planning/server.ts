@@ -1,7 +1,7 @@
 import type { RequestScope } from '../../core/context.ts';
 import type { Subgraph, SubgraphDeps } from '../../core/subgraph.ts';
 import { buildSubgraph } from '../../core/subgraph.ts';
-import type { LiveResolution, PlanningContext } from './data.ts';
+import type { LiveResolution, PlanningContext, SharedAtPoint } from './data.ts';
 import { PlanningData } from './data.ts';
 import { ProductsData } from './products.ts';
 import { Property } from './resolvers/Property.ts';
@@ -17,13 +17,15 @@ export function buildPlanningSubgraph(deps: PlanningDeps): Subgraph<PlanningCont
   // One set of adapters per process: their circuits, counters and caches outlive a request.
   const adapters = PlanningAdapters.fromConfig(deps.config, deps.catalog);
   const liveInFlight = new Map<string, Promise<LiveResolution>>();
+  // one request's planning answers, shared by its fetches (data.ts SHARED_AT_POINT_MS)
+  const sharedAtPoint: SharedAtPoint = new Map();
   return buildSubgraph(
     'planning',
     new URL('./schema.graphql', import.meta.url),
     { Query, Property, GeoJSON },
     (scope: RequestScope) => ({
       ...scope,
-      planning: new PlanningData(deps, scope, adapters, liveInFlight),
+      planning: new PlanningData(deps, scope, adapters, liveInFlight, sharedAtPoint),
       products: new ProductsData(deps, scope),
     }),
   );
