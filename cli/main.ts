@@ -212,6 +212,9 @@ export const NEWCOMER_SCOPES = [
   'development-applications.feed.read',
   'spear.read',
   'land-supply.read',
+  'catchment.read',
+  'locality.suburb',
+  'suburb-analytics.read',
 ] as const;
 
 export const SUPERGRAPH_FILE = fileURLToPath(new URL('../gateway/supergraph.graphql', import.meta.url));

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { sandboxSamples } from '../prisma/sandbox/samples.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../core/db.ts';
 import { walkFrom } from '../subgraphs/amenities/walk.ts';
@@ -173,6 +174,21 @@ describe('GET /v1/catchment/walking', () => {
     const res = await catchment({ lat: LAT, lng: LNG, minutes: 15 }).expect(200);
     expect(res.body.reached.nodes).toBe(4);
     expect((res.body.amenities as Amenity[]).map((a) => a.name)).not.toContain('Test Stop near D');
+  });
+
+  it('walks 15 minutes over the street network of every sandbox suburb: a few hundred edges in one band', async () => {
+    // a band over a few hundred reached edges is what a real 15-minute walk draws (the embedded
+    // database once answered no row for it)
+    const samples = (await sandboxSamples(db)).filter((sample) => sample.note.startsWith('all layers present'));
+    expect(samples.map((sample) => sample.state).sort()).toEqual(['NSW', 'QLD', 'VIC']);
+    for (const sample of samples) {
+      const res = await catchment({ lat: sample.lat, lng: sample.lng, minutes: 15 }, t.key);
+      expect(res.status, sample.address).toBe(200);
+      expect(res.body.approximate).toBe(false);
+      expect(res.body.reached.edges).toBeGreaterThan(100);
+      expect(res.body.amenities.length).toBeGreaterThan(0);
+      expect(['Polygon', 'MultiPolygon']).toContain(res.body.polygon.type);
+    }
   });
 
   it('starts from the node nearest the point and walks the step to it first', async () => {
