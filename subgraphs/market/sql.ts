@@ -170,6 +170,8 @@ export type SuburbMarketRow = {
  * - trailing-year windows per type: k = 0 is the year to the end, k = 1, 3, 5 the same four
  *   quarters k years earlier;
  * - quarterly rents and bonds (bedrooms not split), by the suburb's name or its postcode;
+ * (newest and kp are MATERIALIZED: each state's newest sale and each suburb's postcode worked out once,
+ * not again in every subquery that reads them.)
  * - dwelling units approved in the suburb's SA2 (the SA2 whose name is the suburb's or starts with
  *   it, "Castle Hill - North"), dwelling units (measure 1), all sectors, summed per quarter.
  */
@@ -183,7 +185,7 @@ export const SUBURB_MARKETS = (
   WITH k AS (
     SELECT (u.i - 1)::int AS i, u.state, u.suburb, u.postcode
     FROM unnest(${states}::text[], ${suburbs}::text[], ${postcodes}::text[]) WITH ORDINALITY AS u(state, suburb, postcode, i)
-  ), newest AS (
+  ), newest AS MATERIALIZED (
     SELECT st.state, (SELECT max(${SALE_DATE}) FROM market.sale s WHERE s.dataset = ${dataset} AND s.state = st.state) AS d
     FROM (SELECT DISTINCT k.state FROM k) st
   ), ends AS (
@@ -191,7 +193,7 @@ export const SUBURB_MARKETS = (
       WHEN n.d = (date_trunc('quarter', n.d::timestamp) + interval '3 months' - interval '1 day')::date THEN n.d
       ELSE (date_trunc('quarter', n.d::timestamp) - interval '1 day')::date END AS d
     FROM newest n
-  ), kp AS (
+  ), kp AS MATERIALIZED (
     SELECT k.i, k.state, k.suburb, e.d AS end_date,
       coalesce(k.postcode,
         (SELECT mode() WITHIN GROUP (ORDER BY s.postcode) FROM market.sale s
