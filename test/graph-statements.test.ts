@@ -19,13 +19,13 @@ import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
  * The data statements of one whole-graph call, once the process has its credits cached: the
  * parcel, its address, then one batched statement per layer (planning's zone and overlays once,
  * shared by the planning layer and the products; soil, roads, terrain, climate zone, hazards,
- * easements, buildings, land value, DAs, SPEAR, demographics), and the market trends of the
- * property's suburb: six statements for the suburb (postcode, newest sale, quarters, windows,
- * rents, approvals), sent once per suburb of a batch rather than once per batch (to be batched:
- * noted on issue P8). The platform's own statement (the key lookup) comes on top where no cache
- * answers it: one on the embedded default, none once Redis holds the key.
+ * easements, buildings, land value, DAs, SPEAR, demographics, and the market trends: one
+ * statement for every suburb of the batch, its postcode, the state's newest sale, quarters,
+ * windows, rents and approvals together; test/market.test.ts checks it stays one however many
+ * suburbs). The platform's own statement (the key lookup) comes on top where no cache answers it:
+ * one on the embedded default, none once Redis holds the key.
  */
-const STATEMENTS_PER_GRAPH = 20;
+const STATEMENTS_PER_GRAPH = 15;
 const PLATFORM = /"platform"\./;
 
 /** The layers every-scope key gets (spec 2.6); the count above is for exactly these. */

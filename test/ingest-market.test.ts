@@ -201,6 +201,31 @@ describe('market ingests', () => {
     expect(sales[0]).toMatchObject({ legal_description: '33/603311', price: 335000 });
   });
 
+  it('refuses a corrupt or truncated zip with an IngestError naming the file, the inner zip too', () => {
+    const week = Buffer.from('A;RTSALEDATA;001;20170102 01:00;VALNET;\r\nZ;1;0;0;0;\r\n'.repeat(50));
+    const whole = zipOf([{ name: 'week.DAT', data: week }]);
+    const cases: Array<[string, Buffer]> = [
+      ['not-a-zip.zip', Buffer.from('this is no zip archive at all')],
+      ['truncated.zip', whole.subarray(0, whole.length - 30)],
+      ['empty.zip', Buffer.alloc(0)],
+    ];
+    for (const [file, bytes] of cases) {
+      writeFileSync(join(dir, file), bytes);
+      expect(() => readZip(join(dir, file)), file).toThrow(IngestError);
+      expect(() => readZip(join(dir, file)), file).toThrow(file);
+    }
+    // a weekly zip whose deflated data is cut short, inside a whole yearly zip
+    const inner = zipOf([{ name: 'week.DAT', data: week }]);
+    const cut = Buffer.from(inner);
+    cut.fill(0xff, 40, 60); // the deflated stream of week.DAT, damaged
+    writeFileSync(join(dir, 'year-bad.zip'), zipOf([{ name: '20170102.zip', data: cut }]));
+    expect(() => salesTexts(join(dir, 'year-bad.zip'))).toThrow(IngestError);
+    expect(() => salesTexts(join(dir, 'year-bad.zip'))).toThrow('year-bad.zip/20170102.zip');
+    // what the reader does read: the whole archive
+    writeFileSync(join(dir, 'whole.zip'), whole);
+    expect(readZip(join(dir, 'whole.zip')).map((e) => e.data.equals(week))).toEqual([true]);
+  });
+
   it('refuses records that are not the current layout, naming what is missing', () => {
     expect(() => parsePsi(salesTexts(join(FIXTURES, 'nsw-sales-archive-layout.DAT')))).toThrow(IngestError);
     expect(() =>

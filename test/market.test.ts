@@ -1,7 +1,12 @@
+import { execute, parse } from 'graphql';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSubgraphs } from '../app/runtime.ts';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { ProvenanceCatalog } from '../core/provenance.ts';
 import { SUBURB_METRIC_NAMES } from '../core/suburb-metrics.ts';
-import { COMPARABLES } from '../subgraphs/market/sql.ts';
+import { COMPARABLES, SUBURB_MARKETS } from '../subgraphs/market/sql.ts';
 import { marketSuburbMetrics } from '../subgraphs/market/suburb-metrics.ts';
 import {
   MIN_SALES_PER_YEAR,
@@ -12,7 +17,7 @@ import {
   suburbMarket,
 } from '../subgraphs/market/trends.ts';
 import type { TestRuntime } from './support/runtime.ts';
-import { createTestKey, testRuntime } from './support/runtime.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 
 /*
  * The market layer (sales, comparables, suburb trends) on the sandbox and on hand-made rows: the
@@ -392,5 +397,97 @@ describe('market', () => {
         'mirror:nsw/market-sales',
       ]);
     });
+  });
+});
+
+describe('market trends of a batch of properties', () => {
+  let db: Database;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    await testRuntime(); // the tier's shared database is open (on PGlite, this process owns it)
+    db = await openDatabase(testConfig(), { onQuery: (sql) => statements.push(sql) });
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('answers every Property of one operation with one statement, whatever the number of suburbs, as each alone', async () => {
+    const catalog = new ProvenanceCatalog(db);
+    await catalog.get('sandbox', 'market-sales', 'NSW'); // credits are cached per process
+    const subgraph = buildSubgraphs(db, catalog).market;
+    // one sold property of each of six suburbs, across states
+    const places = await db.query<{ parcel_pfi: string; state: string; locality: string; postcode: string | null }>(
+      `SELECT DISTINCT ON (s.state, upper(s.locality)) s.parcel_pfi, s.state, s.locality, s.postcode
+       FROM market.sale s WHERE s.dataset = 'sandbox' AND s.parcel_pfi IS NOT NULL AND s.locality IS NOT NULL
+       ORDER BY s.state, upper(s.locality), s.source_record_id`,
+    );
+    const picked = [...places.filter((p) => p.state === 'NSW').slice(0, 4), ...places.filter((p) => p.state !== 'NSW')]
+      .slice(0, 6)
+      .map((p, n) => ({ ...p, postcode: n === 1 ? null : p.postcode })); // one without a postcode: the data's
+    expect(new Set(picked.map((p) => `${p.state}:${p.locality}`)).size).toBe(6);
+    expect(new Set(picked.map((p) => p.state)).size).toBeGreaterThan(1);
+    const FIELDS = `market_trends { status known message attribution license data { state suburb postcode latest_quarter
+      summary { property_type median_price_12m sales_12m growth_1y_pct growth_3y_pct growth_5y_pct median_weekly_rent
+        gross_yield_pct notes }
+      quarters { period property_type median_price sales median_weekly_rent new_bonds bonds_held }
+      sa2_code sa2_name approvals { period dwelling_type value } approvals_12m } }`;
+    const run = async (batch: typeof picked) => {
+      statements.length = 0;
+      const result = await execute({
+        schema: subgraph.schema,
+        document: parse(`query($r: [_Any!]!) { _entities(representations: $r) { ... on Property { ${FIELDS} } } }`),
+        variableValues: {
+          r: batch.map((p) => ({
+            __typename: 'Property',
+            parcel_pfi: p.parcel_pfi,
+            state: p.state,
+            address: { data: { locality: p.locality, postcode: p.postcode } },
+          })),
+        },
+        contextValue: subgraph.createContext({ dataset: 'sandbox', requestId: 'test', scopes: '*' }),
+      });
+      expect(result.errors).toBeUndefined();
+      const market = statements.filter((s) => /market\./.test(s));
+      return { entities: (result.data as { _entities: unknown[] })._entities, statements: market.length };
+    };
+    const one = await run(picked.slice(0, 1));
+    const all = await run(picked);
+    expect(one.statements).toBe(1);
+    expect(all.statements).toBe(1);
+    // the same answers as each property's alone (no row of one suburb leaks into another's)
+    const alone = [];
+    for (const p of picked) alone.push((await run([p])).entities[0]);
+    expect(all.entities).toEqual(alone);
+    type Trends = {
+      status: string;
+      data: { suburb: string; summary: Array<Record<string, unknown>>; quarters: unknown[] };
+    };
+    const trends = all.entities.map((e) => (e as { market_trends: Trends }).market_trends);
+    expect(trends.map((t) => t.status)).toEqual(picked.map(() => 'ok'));
+    expect(trends.map((t) => t.data.suburb)).toEqual(picked.map((p) => p.locality.toUpperCase()));
+    // and the figures of the suburb-analytics provider (state-wide statements of its own)
+    for (const [n, p] of picked.entries()) {
+      const mine = (await marketSuburbMetrics.contribute(db, 'sandbox', p.state as 'NSW')).get(
+        p.locality.toUpperCase(),
+      )!;
+      const house = trends[n]!.data.summary.find((s) => s.property_type === 'house');
+      expect(mine.metrics[SUBURB_METRIC_NAMES.medianPriceHouse], p.locality).toBe(house?.median_price_12m ?? null);
+      expect(mine.metrics[SUBURB_METRIC_NAMES.growth5yHouse], p.locality).toBe(house?.growth_5y_pct ?? null);
+      expect(mine.metrics[SUBURB_METRIC_NAMES.grossYieldHouse], p.locality).toBe(house?.gross_yield_pct ?? null);
+    }
+  });
+
+  it('works out the latest full quarter in SQL as latestFullQuarterEnd does', async () => {
+    // a state whose newest sale is each of these days
+    for (const newest of ['2025-09-30', '2025-09-29', '2025-01-01', '2024-12-31', '2024-02-29', '2024-03-31']) {
+      await db.exec(`DELETE FROM market.sale WHERE dataset = '${RANK}';
+        INSERT INTO market.sale (dataset, source, source_record_id, state, contract_date, price, property_type, locality,
+          attribution, license) VALUES ('${RANK}', 'test', 'q', 'TAS', DATE '${newest}', 1, 'house', 'QVILLE', 't', 't')`);
+      const [row] = await db.sql<{ end: string | null }>(SUBURB_MARKETS(RANK, ['TAS'], ['QVILLE'], [null], 5));
+      expect(row!.end, newest).toBe(latestFullQuarterEnd(newest));
+    }
+    await db.exec(`DELETE FROM market.sale WHERE dataset = '${RANK}'`);
   });
 });

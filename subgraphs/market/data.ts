@@ -1,10 +1,11 @@
+import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
-import type { ApprovalRow, ComparableRow, MarketLayerName, PipelineRow, RentRow, SaleRow, SalesFilter } from './sql.ts';
+import type { ComparableRow, MarketLayerName, PipelineRow, SaleRow, SalesFilter, SuburbMarketRow } from './sql.ts';
 import * as SQL from './sql.ts';
-import type { QuarterRow, SuburbMarketModel, WindowRow } from './trends.ts';
-import { MIN_SALES_PER_QUARTER, latestFullQuarterEnd, suburbMarket } from './trends.ts';
+import type { SuburbMarketModel } from './trends.ts';
+import { MIN_SALES_PER_QUARTER, suburbMarket } from './trends.ts';
 import { suburbKey } from '../../core/suburb-metrics.ts';
 
 export type MarketProperty = {
@@ -33,15 +34,41 @@ export type ComparableSalesModel = {
 export type ComparableSalesLayerModel = LayerResult<ComparableSalesModel>;
 export type MarketTrendsLayerModel = LayerResult<SuburbMarketModel> & { known: boolean };
 
+/** A suburb of a batch: its state, its name as suburbKey has it and the caller's postcode (null: the data's). */
+type SuburbKey = { state: string; suburb: string; postcode: string | null };
+
 /** What the suburb lookup found: its market, and whether the suburb is known at all. */
 export type SuburbFound = { known: boolean; market: SuburbMarketModel };
 
 /** The market subgraph's data source for one request. */
 export class MarketData {
+  /**
+   * The rows of every suburb the request asks the market of (Property.market_trends of each entity
+   * of a batch, suburbMarket), in one statement over all of them.
+   */
+  private readonly suburbRows: DataLoader<SuburbKey, Omit<SuburbMarketRow, 'i'>, string>;
+
   constructor(
     private readonly deps: SubgraphDeps,
     private readonly scope: RequestScope,
-  ) {}
+  ) {
+    this.suburbRows = new DataLoader<SuburbKey, Omit<SuburbMarketRow, 'i'>, string>(
+      async (keys) => {
+        const rows = await deps.db.sql<SuburbMarketRow>(
+          SQL.SUBURB_MARKETS(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.suburb),
+            keys.map((k) => k.postcode),
+            MIN_SALES_PER_QUARTER,
+          ),
+        );
+        const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
+        return keys.map((k, i) => byIndex.get(i) ?? new Error(`No market row for ${k.suburb} ${k.state}`));
+      },
+      { cacheKeyFn: (k) => `${k.state}\u0000${k.suburb}\u0000${k.postcode ?? ''}` },
+    );
+  }
 
   provenance(
     layer: MarketLayerName | 'development-applications' | 'land-supply',
@@ -105,44 +132,31 @@ export class MarketData {
     return row!;
   }
 
-  /** Everything the trends of one suburb are built from, in a few statements run together. */
+  /** The market of a suburb: its rows come through the request's batch of suburbs (one statement for all). */
   async suburb(
     state: string,
     name: string,
     postcode: string | null,
     propertyType: string | null,
   ): Promise<SuburbFound> {
-    const { dataset } = this.scope;
     const suburb = suburbKey(name);
-    const db = this.deps.db;
-    const [[place], newest] = await Promise.all([
-      db.sql<{ postcode: string | null; known_locality: boolean }>(SQL.SUBURB_POSTCODE(dataset, state, suburb)),
-      this.newestSale(state),
-    ]);
-    const code = postcode ?? place?.postcode ?? null;
-    const end = newest ? latestFullQuarterEnd(newest) : null;
-    const [quarters, windows, rents, approvals] = await Promise.all([
-      db.sql<QuarterRow>(SQL.SUBURB_QUARTERS(dataset, state, suburb, MIN_SALES_PER_QUARTER)),
-      end ? db.sql<WindowRow>(SQL.SUBURB_WINDOWS(dataset, state, suburb, end)) : Promise.resolve([]),
-      db.sql<RentRow>(SQL.SUBURB_RENTS(dataset, state, suburb, code)),
-      db.sql<ApprovalRow>(SQL.SUBURB_APPROVALS(dataset, state, suburb)),
-    ]);
+    const row = await this.suburbRows.load({ state, suburb, postcode });
     const market = suburbMarket({
       state,
       suburb,
-      postcode: code,
-      end,
-      quarters,
-      windows,
-      rents,
-      approvals,
+      postcode: row.postcode,
+      end: row.end,
+      quarters: row.quarters,
+      windows: row.windows,
+      rents: row.rents,
+      approvals: row.approvals,
       propertyType,
     });
     const known =
-      !!place?.known_locality ||
-      quarters.length > 0 ||
-      rents.some((r) => r.area_kind === 'suburb') ||
-      approvals.length > 0;
+      row.known_locality ||
+      row.quarters.length > 0 ||
+      row.rents.some((r) => r.area_kind === 'suburb') ||
+      row.approvals.length > 0;
     return { known, market };
   }
 }

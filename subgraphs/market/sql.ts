@@ -129,37 +129,6 @@ export const COMPARABLES = (
   SELECT scored.*, 0.5 * distance_score + 0.3 * recency_score + 0.2 * size_score AS score
   FROM scored ORDER BY score DESC, distance_m, id LIMIT ${limit}`;
 
-/** The suburb's postcode: the caller's, else the one most of its sales carry, else its G-NAF locality's. */
-export const SUBURB_POSTCODE = (dataset: string, state: string, suburb: string) => Prisma.sql`
-  SELECT coalesce(
-    (SELECT mode() WITHIN GROUP (ORDER BY s.postcode) FROM market.sale s
-     WHERE s.dataset = ${dataset} AND s.state = ${state} AND upper(s.locality) = ${suburb} AND s.postcode IS NOT NULL),
-    (SELECT l.postcode FROM address.locality l
-     WHERE l.dataset = ${dataset} AND l.state = ${state} AND upper(l.locality_name) = ${suburb} AND l.postcode IS NOT NULL
-     ORDER BY l.locality_pid LIMIT 1)) AS postcode,
-    EXISTS (SELECT 1 FROM address.locality l
-     WHERE l.dataset = ${dataset} AND l.state = ${state} AND upper(l.locality_name) = ${suburb}) AS known_locality`;
-
-/** Quarterly sale counts and medians of a suburb per type (a median only from `min` sales up). */
-export const SUBURB_QUARTERS = (dataset: string, state: string, suburb: string, min: number) => Prisma.sql`
-  SELECT s.property_type, date_trunc('quarter', ${SALE_DATE})::date::text AS quarter, count(*)::int AS sales,
-    CASE WHEN count(*) >= ${min} THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) END AS median_price
-  FROM market.sale s
-  WHERE s.dataset = ${dataset} AND s.state = ${state} AND upper(s.locality) = ${suburb} AND ${SALE_DATE} IS NOT NULL
-  GROUP BY s.property_type, date_trunc('quarter', ${SALE_DATE}) ORDER BY 2, 1`;
-
-/**
- * Trailing-year windows of a suburb's sales per type: k = 0 is the year to `end` (the end of
- * the latest full quarter), k = 1, 3, 5 the same four quarters k years earlier.
- */
-export const SUBURB_WINDOWS = (dataset: string, state: string, suburb: string, end: string) => Prisma.sql`
-  SELECT s.property_type, w.k, count(*)::int AS sales, percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) AS median_price
-  FROM market.sale s
-  JOIN unnest(ARRAY[0, 1, 3, 5]) AS w(k)
-    ON ${SALE_DATE} > ${end}::date - make_interval(years => w.k + 1) AND ${SALE_DATE} <= ${end}::date - make_interval(years => w.k)
-  WHERE s.dataset = ${dataset} AND s.state = ${state} AND upper(s.locality) = ${suburb}
-  GROUP BY s.property_type, w.k`;
-
 export type RentRow = {
   area_kind: 'suburb' | 'postcode';
   dwelling_type: string;
@@ -169,15 +138,6 @@ export type RentRow = {
   bonds_held: number | null;
 };
 
-/** Quarterly rents and bonds of a suburb (bedrooms not split), by the suburb's name or its postcode. */
-export const SUBURB_RENTS = (dataset: string, state: string, suburb: string, postcode: string | null) => Prisma.sql`
-  SELECT r.area_kind, r.dwelling_type, r.quarter::text AS quarter, r.median_weekly_rent, r.new_bonds, r.bonds_held
-  FROM market.rent_bond r
-  WHERE r.dataset = ${dataset} AND r.state = ${state} AND r.bedrooms = 'all'
-    AND ((r.area_kind = 'suburb' AND upper(r.area) = ${suburb})
-      ${postcode ? Prisma.sql`OR (r.area_kind = 'postcode' AND r.area = ${postcode})` : Prisma.empty})
-  ORDER BY r.quarter, r.dwelling_type`;
-
 export type ApprovalRow = {
   sa2_code: string;
   sa2_name: string | null;
@@ -186,18 +146,111 @@ export type ApprovalRow = {
   value: number;
 };
 
+/** One suburb's rows of SUBURB_MARKETS, by the index of its key. */
+export type SuburbMarketRow = {
+  i: number;
+  /** The caller's postcode, else the one most of its sales carry, else its G-NAF locality's. */
+  postcode: string | null;
+  known_locality: boolean;
+  /** The end of the state's latest full quarter (YYYY-MM-DD); null when the state holds no dated sale. */
+  end: string | null;
+  quarters: Array<{ property_type: string; quarter: string; sales: number; median_price: number | null }>;
+  windows: Array<{ property_type: string; k: number; sales: number; median_price: number | null }>;
+  rents: RentRow[];
+  approvals: ApprovalRow[];
+};
+
 /**
- * Dwelling units approved in the suburb's SA2, summed per quarter: the SA2 whose name is the
- * suburb's, or starts with it ("Castle Hill - North"); dwelling units (measure 1), all sectors.
+ * Everything the market trends of a batch of suburbs are built from, in one statement, one row
+ * per key (state, suburb as suburbKey has it, the caller's postcode or null), by its index:
+ * - the postcode: the caller's, else the one most of the suburb's sales carry, else its G-NAF locality's;
+ * - the end of the state's latest full quarter: the newest sale date of the state where it is the
+ *   last day of its quarter, else the day before its quarter (trends.ts latestFullQuarterEnd);
+ * - quarterly sale counts and medians per type (a median only from `min` sales up);
+ * - trailing-year windows per type: k = 0 is the year to the end, k = 1, 3, 5 the same four
+ *   quarters k years earlier;
+ * - quarterly rents and bonds (bedrooms not split), by the suburb's name or its postcode;
+ * (newest and kp are MATERIALIZED: each state's newest sale and each suburb's postcode worked out once,
+ * not again in every subquery that reads them.)
+ * - dwelling units approved in the suburb's SA2 (the SA2 whose name is the suburb's or starts with
+ *   it, "Castle Hill - North"), dwelling units (measure 1), all sectors, summed per quarter.
  */
-export const SUBURB_APPROVALS = (dataset: string, state: string, suburb: string) => Prisma.sql`
-  SELECT a.sa2_code, min(a.sa2_name) AS sa2_name, date_trunc('quarter', a.period)::date::text AS quarter, a.dwelling_type,
-    sum(a.value)::float8 AS value
-  FROM market.building_approval a
-  WHERE a.dataset = ${dataset} AND a.state = ${state} AND a.measure = '1' AND a.sector = '9'
-    AND (upper(a.sa2_name) = ${suburb} OR upper(a.sa2_name) LIKE ${suburb} || ' - %' OR upper(a.sa2_name) LIKE ${suburb} || ' (%')
-  GROUP BY a.sa2_code, date_trunc('quarter', a.period), a.dwelling_type
-  ORDER BY a.sa2_code, 3, 4`;
+export const SUBURB_MARKETS = (
+  dataset: string,
+  states: string[],
+  suburbs: string[],
+  postcodes: Array<string | null>,
+  min: number,
+) => Prisma.sql`
+  WITH k AS (
+    SELECT (u.i - 1)::int AS i, u.state, u.suburb, u.postcode
+    FROM unnest(${states}::text[], ${suburbs}::text[], ${postcodes}::text[]) WITH ORDINALITY AS u(state, suburb, postcode, i)
+  ), newest AS MATERIALIZED (
+    SELECT st.state, (SELECT max(${SALE_DATE}) FROM market.sale s WHERE s.dataset = ${dataset} AND s.state = st.state) AS d
+    FROM (SELECT DISTINCT k.state FROM k) st
+  ), ends AS (
+    SELECT n.state, CASE
+      WHEN n.d = (date_trunc('quarter', n.d::timestamp) + interval '3 months' - interval '1 day')::date THEN n.d
+      ELSE (date_trunc('quarter', n.d::timestamp) - interval '1 day')::date END AS d
+    FROM newest n
+  ), kp AS MATERIALIZED (
+    SELECT k.i, k.state, k.suburb, e.d AS end_date,
+      coalesce(k.postcode,
+        (SELECT mode() WITHIN GROUP (ORDER BY s.postcode) FROM market.sale s
+         WHERE s.dataset = ${dataset} AND s.state = k.state AND upper(s.locality) = k.suburb AND s.postcode IS NOT NULL),
+        (SELECT l.postcode FROM address.locality l
+         WHERE l.dataset = ${dataset} AND l.state = k.state AND upper(l.locality_name) = k.suburb AND l.postcode IS NOT NULL
+         ORDER BY l.locality_pid LIMIT 1)) AS postcode,
+      EXISTS (SELECT 1 FROM address.locality l
+        WHERE l.dataset = ${dataset} AND l.state = k.state AND upper(l.locality_name) = k.suburb) AS known_locality
+    FROM k LEFT JOIN ends e ON e.state = k.state
+  )
+  SELECT kp.i, kp.postcode, kp.known_locality, kp.end_date::text AS "end",
+    coalesce((
+      SELECT json_agg(json_build_object('property_type', q.property_type, 'quarter', q.quarter, 'sales', q.sales,
+        'median_price', q.median_price) ORDER BY q.quarter, q.property_type)
+      FROM (
+        SELECT s.property_type, date_trunc('quarter', ${SALE_DATE})::date::text AS quarter, count(*)::int AS sales,
+          CASE WHEN count(*) >= ${min} THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) END AS median_price
+        FROM market.sale s
+        WHERE s.dataset = ${dataset} AND s.state = kp.state AND upper(s.locality) = kp.suburb AND ${SALE_DATE} IS NOT NULL
+        GROUP BY s.property_type, date_trunc('quarter', ${SALE_DATE})
+      ) q
+    ), '[]'::json) AS quarters,
+    coalesce((
+      SELECT json_agg(json_build_object('property_type', w.property_type, 'k', w.k, 'sales', w.sales,
+        'median_price', w.median_price) ORDER BY w.property_type, w.k)
+      FROM (
+        SELECT s.property_type, w.k, count(*)::int AS sales, percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) AS median_price
+        FROM market.sale s
+        JOIN unnest(ARRAY[0, 1, 3, 5]) AS w(k)
+          ON ${SALE_DATE} > kp.end_date - make_interval(years => w.k + 1) AND ${SALE_DATE} <= kp.end_date - make_interval(years => w.k)
+        WHERE kp.end_date IS NOT NULL AND s.dataset = ${dataset} AND s.state = kp.state AND upper(s.locality) = kp.suburb
+        GROUP BY s.property_type, w.k
+      ) w
+    ), '[]'::json) AS windows,
+    coalesce((
+      SELECT json_agg(json_build_object('area_kind', r.area_kind, 'dwelling_type', r.dwelling_type,
+        'quarter', r.quarter::text, 'median_weekly_rent', r.median_weekly_rent, 'new_bonds', r.new_bonds,
+        'bonds_held', r.bonds_held) ORDER BY r.quarter, r.dwelling_type)
+      FROM market.rent_bond r
+      WHERE r.dataset = ${dataset} AND r.state = kp.state AND r.bedrooms = 'all'
+        AND ((r.area_kind = 'suburb' AND upper(r.area) = kp.suburb) OR (r.area_kind = 'postcode' AND r.area = kp.postcode))
+    ), '[]'::json) AS rents,
+    coalesce((
+      SELECT json_agg(json_build_object('sa2_code', a.sa2_code, 'sa2_name', a.sa2_name, 'quarter', a.quarter,
+        'dwelling_type', a.dwelling_type, 'value', a.value) ORDER BY a.sa2_code, a.quarter, a.dwelling_type)
+      FROM (
+        SELECT a.sa2_code, min(a.sa2_name) AS sa2_name, date_trunc('quarter', a.period)::date::text AS quarter,
+          a.dwelling_type, sum(a.value)::float8 AS value
+        FROM market.building_approval a
+        WHERE a.dataset = ${dataset} AND a.state = kp.state AND a.measure = '1' AND a.sector = '9'
+          AND (upper(a.sa2_name) = kp.suburb OR upper(a.sa2_name) LIKE kp.suburb || ' - %'
+            OR upper(a.sa2_name) LIKE kp.suburb || ' (%')
+        GROUP BY a.sa2_code, date_trunc('quarter', a.period), a.dwelling_type
+      ) a
+    ), '[]'::json) AS approvals
+  FROM kp ORDER BY kp.i`;
 
 export type PipelineRow = {
   das_pending: number;
