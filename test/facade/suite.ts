@@ -235,6 +235,37 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
       });
     });
 
+    describe('locality and market', () => {
+      it('walks a 15-minute catchment over the network and lists the amenities in it, credited to OpenStreetMap', async () => {
+        const res = await get('/v1/catchment/walking')
+          .query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng, minutes: 15 })
+          .expect(200);
+        expect(res.body).toMatchObject({ approximate: false, budget_m: 1200 });
+        expect(res.body.amenities.length).toBeGreaterThan(0);
+        expect(res.headers['x-service-license']).toBe('ODbL');
+        const schools = await get('/api/locality/schools')
+          .query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng, radius_m: 3000 })
+          .expect(200);
+        expect(schools.body.attribution).toBe(schools.headers['x-service-attribution']);
+      });
+
+      it("answers the property's suburb market in the graph, its trends, its sales and its suburb bundle", async () => {
+        const graph = await get('/v1/property/graph').query({ pfi: f.vicParcel.parcel_pfi, state: 'VIC' }).expect(200);
+        const trends = graph.body.layers.market_trends as { status: string; data: { suburb: string } };
+        expect(trends.status).toBe('ok');
+        const suburb = encodeURIComponent(trends.data.suburb);
+        const series = await get(`/api/suburb-trends/VIC/${suburb}/prices`).expect(200);
+        expect(series.body.attribution).toMatch(SYNTHETIC);
+        const sales = await get('/api/property-sales')
+          .query({ lat: f.vicParcel.lat, lng: f.vicParcel.lng, radius_m: 2000 })
+          .expect(200);
+        expect(sales.body.data.length).toBeGreaterThan(0);
+        const bundle = await get(`/v1/suburb-analytics/VIC/${suburb}`).expect(200);
+        expect(bundle.body.data.sections.market).not.toBeNull();
+        expect(bundle.headers['x-service-attribution']).toBe(bundle.body.attribution);
+      });
+    });
+
     describe('address routes', () => {
       /** The fixture parcel's address as people write it: title case, street type spelled out, no postcode. */
       const messy = (address: string) =>
