@@ -32,6 +32,16 @@ import {
   landSupplySuburb,
 } from './supply.ts';
 import { climateZone, ugbAtPoint, ugbVector } from './ugb.ts';
+import { jobStatus } from './jobs.ts';
+import {
+  webhookEndpointCreate,
+  webhookEndpointDelete,
+  webhookEndpointDeliveries,
+  webhookEndpointList,
+  webhookEndpointRotate,
+  webhookEndpointShow,
+  webhookEndpointTest,
+} from './webhooks.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
 export const ROUTES: RouteDefinition[] = [
@@ -83,4 +93,12 @@ export const ROUTES: RouteDefinition[] = [
   landSupplyState,
   landSupplyStates,
   landSupplyLotTiles,
+  jobStatus,
+  webhookEndpointCreate,
+  webhookEndpointList,
+  webhookEndpointShow,
+  webhookEndpointDelete,
+  webhookEndpointRotate,
+  webhookEndpointTest,
+  webhookEndpointDeliveries,
 ] as RouteDefinition[];
