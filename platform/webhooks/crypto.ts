@@ -2,7 +2,6 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../core/config.ts';
-import { ConfigError } from '../../core/config.ts';
 
 /**
  * Webhook signing secrets must be readable to sign with, so they are stored encrypted
@@ -16,15 +15,16 @@ export function webhookKey(config: Pick<Config, 'webhookSecretKey' | 'dataDir' |
   if (config.webhookSecretKey) return createHash('sha256').update(config.webhookSecretKey, 'utf8').digest();
   const file = join(config.dataDir, KEY_FILE);
   if (!existsSync(file)) {
-    if (config.databaseUrl && !config.databaseUrl.includes('landgraph-pglite')) {
-      // Several processes on one PostgreSQL must share the key: a per-folder one would split them.
-      throw new ConfigError(
-        'Webhooks on DATABASE_URL need LANDGRAPH_WEBHOOK_SECRET_KEY, the key endpoint signing secrets are encrypted under.',
-      );
-    }
+    // Processes sharing the data folder share this key; processes on other hosts (workers of one
+    // PostgreSQL) must all be given LANDGRAPH_WEBHOOK_SECRET_KEY instead.
     mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-    chmodSync(file, 0o600);
+    try {
+      writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+      chmodSync(file, 0o600);
+    } catch (error) {
+      // another process made it first: use theirs
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
   return createHash('sha256').update(readFileSync(file, 'utf8').trim(), 'utf8').digest();
 }
