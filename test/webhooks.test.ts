@@ -225,7 +225,7 @@ describe('endpoint registration', () => {
     expect(JSON.stringify(shown.body)).not.toContain(created.body.secret);
     const listed = await request(t.app).get('/v1/webhooks/endpoints').set(auth);
     expect(JSON.stringify(listed.body)).not.toContain(created.body.secret);
-    expect(listed.body.endpoints.map((e: { id: string }) => e.id)).toContain(id);
+    expect((listed.body as { endpoints: { id: string }[] }).endpoints.map((e) => e.id)).toContain(id);
 
     const rotated = await request(t.app).post(`/v1/webhooks/endpoints/${id}/rotate-secret`).set(auth);
     expect(rotated.status).toBe(200);
