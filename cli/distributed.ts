@@ -13,6 +13,7 @@ import { createApp } from '../rest-facade/app.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import type { RunningServer } from './serve.ts';
+import { spawnWorker } from './worker.ts';
 
 // Every subgraph process starts at once; on two busy cores nine of them took over 60 s (bench notes).
 const READY_TIMEOUT_MS = 120_000;
@@ -80,7 +81,10 @@ export type DistributedServer = RunningServer & { subgraphs: Record<SubgraphName
  * Postgres wire-protocol socket. A start that fails at any step stops every child it spawned
  * (waiting for each to exit) before it throws, so nothing is left running behind an error.
  */
-export async function startDistributed(config: Config): Promise<DistributedServer> {
+export async function startDistributed(
+  config: Config,
+  options: { jobWorker?: boolean } = {},
+): Promise<DistributedServer> {
   // One key per run when none is configured: only this process and its children ever hold it.
   const secret = config.internalSecret ?? generateInternalSecret();
   const distributedConfig: Config = { ...config, mode: 'distributed', internalSecret: secret };
@@ -91,6 +95,8 @@ export async function startDistributed(config: Config): Promise<DistributedServe
   try {
     await prepareDatabase(db, config);
     for (const name of SUBGRAPH_NAMES) children.push(spawnSubgraph(name, db, config, secret));
+    // The job worker runs as a process of its own too (`landgraph worker`); the CLI's start asks for it.
+    if (options.jobWorker) children.push(spawnWorker(db, config));
     const urls = distributedSubgraphUrls(config);
     await Promise.all(
       SUBGRAPH_NAMES.map((name, i) => waitUntilReady(urls[name].replace(/\/graphql$/, '/health'), children[i]!)),

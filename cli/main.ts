@@ -24,6 +24,8 @@ import {
 import { PLANNING_USAGE, runIngestPlanningCommand } from './ingest/planning-cli.ts';
 import { SOIL_USAGE, runIngestSoilCommand } from './ingest/soil-cli.ts';
 import { KEYS_USAGE, runKeysCommand } from './keys.ts';
+import { WEBHOOKS_USAGE, runWebhooksCommand } from './webhooks.ts';
+import { WORKER_USAGE, runWorkerCommand } from './worker.ts';
 import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
 import type { RunningServer } from './serve.ts';
 import { LAND_SUPPLY_ROLLUP_EVERY_MS, serve, stopOnSignals } from './serve.ts';
@@ -61,6 +63,8 @@ const USAGE = `Usage: landgraph <command>
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
+  worker [--concurrency N]  run durable jobs (webhook deliveries, batch products) from the database
+  webhooks <command>        list, create, rotate, enable, delete webhook endpoints; deliveries (see \`landgraph webhooks help\`)
   migrate                   apply pending database migrations
   compose [--out FILE]      compose the supergraph from the subgraph schemas (stdout or FILE)
   help [command]            this text, or a command's own; every command also takes --help
@@ -72,7 +76,9 @@ const USAGE = `Usage: landgraph <command>
 const SERVE_USAGE = `Usage: landgraph serve [--distributed]
   Starts the REST facade and /graphql on HOST:PORT (default 127.0.0.1:4000): on the embedded
   PostgreSQL in LANDGRAPH_DATA_DIR (loading the sandbox on first start), or on DATABASE_URL.
-  --distributed   every subgraph as its own HTTP service, the gateway calling them over HTTP
+  The job worker runs in this process; more can run beside it (\`landgraph worker\`).
+  --distributed   every subgraph as its own HTTP service, the gateway calling them over HTTP,
+                  and the job worker as a process of its own
 `;
 
 const SANDBOX_USAGE = `Usage: landgraph sandbox seed [--seed N] [--parcels N]
@@ -122,6 +128,12 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ...['create', 'list', 'show', 'rotate', 'suspend', 'resume', 'revoke', 'usage'].map((sub): [string, string] => [
     `keys ${sub}`,
     KEYS_USAGE,
+  ]),
+  ['worker', WORKER_USAGE],
+  ['webhooks', WEBHOOKS_USAGE],
+  ...['list', 'create', 'show', 'rotate', 'enable', 'delete', 'deliveries'].map((sub): [string, string] => [
+    `webhooks ${sub}`,
+    WEBHOOKS_USAGE,
   ]),
   ['migrate', MIGRATE_USAGE],
   ['compose', COMPOSE_USAGE],
@@ -220,8 +232,8 @@ export async function main(args: string[]): Promise<number> {
         const config = loadConfig();
         const distributed = args.includes('--distributed') || config.mode === 'distributed';
         const running = distributed
-          ? await startDistributed(config)
-          : await serve(config, { landSupplyRollupEveryMs: LAND_SUPPLY_ROLLUP_EVERY_MS });
+          ? await startDistributed(config, { jobWorker: true })
+          : await serve(config, { landSupplyRollupEveryMs: LAND_SUPPLY_ROLLUP_EVERY_MS, jobWorker: true });
         stopOnSignals(() => running.stop());
         process.stdout.write(await startBanner(running, config));
         return await new Promise<number>(() => undefined);
@@ -257,6 +269,11 @@ export async function main(args: string[]): Promise<number> {
       case 'keys':
         setLogLevel('warn');
         return await runKeysCommand(args.slice(1));
+      case 'worker':
+        return await runWorkerCommand(args.slice(1));
+      case 'webhooks':
+        setLogLevel('warn');
+        return await runWebhooksCommand(args.slice(1));
       case 'migrate': {
         const applied = await withDatabase((db) => migrate(db));
         process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'database is up to date\n');

@@ -6,6 +6,7 @@ import { startRuntime } from '../app/runtime.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { createApp } from '../rest-facade/app.ts';
 import { scheduleLandSupplyRollup } from '../core/land-supply.ts';
+import { startJobWorker } from './worker.ts';
 
 /** How often the serving process checks that the latest land-supply week is rolled up (the CLI's serve). */
 export const LAND_SUPPLY_ROLLUP_EVERY_MS = 3_600_000;
@@ -13,6 +14,8 @@ export const LAND_SUPPLY_ROLLUP_EVERY_MS = 3_600_000;
 export type ServeOptions = {
   /** Checks the land-supply rollup this often; off (null) unless asked, so tests start no timer. */
   landSupplyRollupEveryMs?: number | null;
+  /** Runs the job worker in this process (the embedded default's); off unless asked, so tests start none. */
+  jobWorker?: boolean;
 };
 
 export type RunningServer = { runtime: Runtime; server: Server; url: string; stop(): Promise<void> };
@@ -35,12 +38,14 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   });
   const every = options.landSupplyRollupEveryMs ?? null;
   const stopRollup = every ? scheduleLandSupplyRollup(runtime.db, ['sandbox', 'live'], every) : () => undefined;
+  const worker = options.jobWorker ? await startJobWorker(runtime.db, config) : null;
   return {
     runtime,
     server,
     url,
     async stop() {
       stopRollup();
+      await worker?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.close();
     },
