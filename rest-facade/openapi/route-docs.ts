@@ -12,6 +12,7 @@ import { ROADS_ROUTE_DOCS } from './roads-docs.ts';
 import { DEVELOPMENT_ROUTE_DOCS } from './development-docs.ts';
 import { SPEAR_ROUTE_DOCS } from './spear-docs.ts';
 import { SUPPLY_ROUTE_DOCS } from './supply-docs.ts';
+import { JOBS_WEBHOOKS_ROUTE_DOCS } from './jobs-webhooks-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -227,4 +228,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...DEVELOPMENT_ROUTE_DOCS,
   ...SPEAR_ROUTE_DOCS,
   ...SUPPLY_ROUTE_DOCS,
+  ...JOBS_WEBHOOKS_ROUTE_DOCS,
 };

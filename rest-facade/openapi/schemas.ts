@@ -11,6 +11,7 @@ import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 import { ROADS_SCHEMAS } from './roads-docs.ts';
 import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
 import { SPEAR_SCHEMAS } from './spear-docs.ts';
+import { JOBS_WEBHOOKS_SCHEMAS } from './jobs-webhooks-docs.ts';
 import { SUPPLY_SCHEMAS } from './supply-docs.ts';
 
 /**
@@ -546,4 +547,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...DEVELOPMENT_SCHEMAS,
   ...SPEAR_SCHEMAS,
   ...SUPPLY_SCHEMAS,
+  ...JOBS_WEBHOOKS_SCHEMAS,
 };
