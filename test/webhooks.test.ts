@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DaRecord } from '../cli/ingest/development-formats.ts';
+import { upsertApplications } from '../cli/ingest/development.ts';
 import type { Config } from '../core/config.ts';
 import type { Database } from '../core/db.ts';
 import { JobRegistry, JobWorker } from '../platform/jobs/worker.ts';
@@ -419,5 +421,63 @@ describe('development_application.updated filters', () => {
     );
     expect(JSON.parse(receiver.at('/da-lga')[0]!.body).data.id).toBe('da1');
     expect(JSON.parse(receiver.at('/da-box')[0]!.body).data.id).toBe('da2');
+  });
+
+  it('is published by the DA ingest for the rows it wrote, and only those', async () => {
+    const LGA = 'WHDA-LGA';
+    await db.query(`DELETE FROM development.application WHERE dataset = 'live' AND lga_code = ANY($1)`, [
+      [LGA, 'WHDA-OTHER'],
+    ]);
+    const { endpoint } = await store.create('acct-wh-ingest', {
+      url: receiver.url('/da-ingest'),
+      events: ['development_application.updated'],
+      filters: { lga_code: LGA },
+    });
+    const record = (n: number, lga: string, status: DaRecord['status'] = 'lodged'): DaRecord => ({
+      seq: n,
+      source: 'nsw-portal',
+      authority: 'Webhook Test Council',
+      council_reference: `WH/${n}`,
+      state: 'NSW',
+      lga_code: lga,
+      lga_name: 'WEBHOOK TEST',
+      suburb: 'HOOKVILLE',
+      address: `${n} Hook Street, Hookville NSW 2000 (test)`,
+      description: 'Alterations (test)',
+      category: 'alterations',
+      status,
+      lodged_date: '2025-01-01',
+      decided_date: null,
+      estimated_cost: 1000,
+      dwellings_proposed: null,
+      source_url: null,
+      attribution: 'Webhook test credit',
+      license: 'CC BY 4.0',
+      updated_at: '2025-01-01T00:00:00.000Z',
+      lng: 151 + n / 1000,
+      lat: -33.8,
+    });
+    const write = (records: DaRecord[]) => db.transaction((query) => upsertApplications(query, 'live', records));
+    const queued = async () =>
+      (
+        await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM platform.job WHERE queue_key = $1`, [
+          queueKeyOf(endpoint.id),
+        ])
+      )[0]!.n;
+    await write([record(1, LGA), record(2, LGA), record(3, 'WHDA-OTHER')]);
+    expect(await queued()).toBe(2);
+    // the same file again changes nothing, so nothing is published
+    await write([record(1, LGA), record(2, LGA), record(3, 'WHDA-OTHER')]);
+    expect(await queued()).toBe(2);
+    await write([record(2, LGA, 'approved')]);
+    expect(await queued()).toBe(3);
+    await until('three DA events', async () => receiver.at('/da-ingest').length === 3);
+    const bodies = receiver.at('/da-ingest').map((r) => JSON.parse(r.body) as { data: Record<string, unknown> });
+    expect(bodies.map((b) => [b.data.council_reference, b.data.change, b.data.status])).toEqual([
+      ['WH/1', 'created', 'lodged'],
+      ['WH/2', 'created', 'lodged'],
+      ['WH/2', 'updated', 'approved'],
+    ]);
+    expect(bodies[0]!.data).toMatchObject({ lga_code: LGA, dataset: 'live', location: { lat: -33.8, lng: 151.001 } });
   });
 });

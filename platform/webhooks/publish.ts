@@ -29,9 +29,13 @@ export const queueKeyOf = (endpointId: string) => `webhook:${endpointId}`;
  * per endpoint and event, in publication order per endpoint). Inside `query` when given, so the
  * events commit with the change they announce. Returns the deliveries queued.
  */
-export async function publishEvents(db: Database, events: readonly PublishEvent[], query?: QueryFn): Promise<number> {
+export function publishEvents(db: Database, events: readonly PublishEvent[], query?: QueryFn): Promise<number> {
+  return publishEventsWith(query ?? ((sql, params) => db.query(sql, params)), events);
+}
+
+/** publishEvents on a transaction's query function (the events commit with it, or not at all). */
+export async function publishEventsWith(run: QueryFn, events: readonly PublishEvent[]): Promise<number> {
   if (events.length === 0) return 0;
-  const run: QueryFn = query ?? ((sql, params) => db.query(sql, params));
   const types = [...new Set(events.map((e) => e.type))];
   const directed = events.flatMap((e) => (e.endpointId === undefined ? [] : [e.endpointId]));
   const endpoints = await run<{ id: string; account_id: string; events: string[]; filters: EndpointFilters }>(
