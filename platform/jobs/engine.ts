@@ -250,30 +250,49 @@ export async function cancelJob(db: Database, id: string, accountId?: string, re
 /** A worker's claim: the job as claimed and the token every write under the claim must show. */
 export type Claim = { job: Job; token: string };
 
+/** How many unkeyed candidates a claim looks at: enough that workers passing over each other's locks still find one. */
+const UNKEYED_CANDIDATES = 16;
+
 /**
  * Claims the next runnable job of `kinds`: queued and due, or running with a lapsed lease (its
- * worker died). A job with a queue key waits while an earlier job of that key is unfinished.
- * One statement, so it is atomic on PGlite's single backend as well as under PostgreSQL's
- * concurrency, where SKIP LOCKED lets concurrent workers pass over each other's candidates.
+ * worker died). A job with a queue key is a candidate only when it is the oldest unfinished job
+ * of its queue (its head); the heads are found by walking the partial index of unfinished queued
+ * jobs one queue at a time, so a claim costs one index probe per queue however long the backlog
+ * behind a failing endpoint grows. One statement, so it is atomic on PGlite's single backend as
+ * well as under PostgreSQL's concurrency, where SKIP LOCKED lets workers pass over each other.
  */
 export async function claimJob(db: Database, kinds: readonly string[], leaseMs: number): Promise<Claim | null> {
   if (kinds.length === 0) return null;
   const token = randomBytes(12).toString('hex');
   const rows = await db.query<JobRow>(
-    `UPDATE platform.job j
+    `WITH RECURSIVE heads AS (
+       (SELECT q.id, q.queue_key FROM platform.job q
+        WHERE q.queue_key IS NOT NULL AND q.state IN ('queued', 'running', 'awaiting_approval')
+        ORDER BY q.queue_key, q.seq LIMIT 1)
+       UNION ALL
+       SELECT n.id, n.queue_key FROM heads h CROSS JOIN LATERAL (
+         SELECT q.id, q.queue_key FROM platform.job q
+         WHERE q.queue_key > h.queue_key AND q.state IN ('queued', 'running', 'awaiting_approval')
+         ORDER BY q.queue_key, q.seq LIMIT 1) n
+     ), candidates AS (
+       SELECT heads.id FROM heads
+       UNION ALL
+       (SELECT u.id FROM platform.job u
+        WHERE u.queue_key IS NULL AND u.kind = ANY($3::text[]) AND u.run_after <= now()
+          AND (u.state = 'queued' OR (u.state = 'running' AND u.lease_until < now()))
+        ORDER BY u.run_after, u.seq LIMIT ${UNKEYED_CANDIDATES})
+     )
+     UPDATE platform.job j
      SET state = 'running', attempts = j.attempts + 1, lease_token = $1,
          lease_until = now() + $2 * interval '1 millisecond', heartbeat_at = now(),
          started_at = COALESCE(j.started_at, now())
      WHERE j.id = (
-       SELECT c.id FROM platform.job c
+       SELECT c.id FROM candidates JOIN platform.job c ON c.id = candidates.id
        WHERE c.kind = ANY($3::text[]) AND c.run_after <= now()
          AND (c.state = 'queued' OR (c.state = 'running' AND c.lease_until < now()))
-         AND (c.queue_key IS NULL OR NOT EXISTS (
-           SELECT 1 FROM platform.job e
-           WHERE e.queue_key = c.queue_key AND e.seq < c.seq AND e.state IN ('queued', 'running', 'awaiting_approval')))
        ORDER BY c.run_after, c.seq
        LIMIT 1
-       FOR UPDATE SKIP LOCKED)
+       FOR UPDATE OF c SKIP LOCKED)
      AND (j.state = 'queued' OR (j.state = 'running' AND j.lease_until < now()))
      RETURNING ${COLUMNS.split(',')
        .map((c) => `j.${c.trim()}`)

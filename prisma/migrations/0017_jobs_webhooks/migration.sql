@@ -34,7 +34,9 @@ CREATE TABLE platform.job (
   expires_at    timestamptz
 );
 CREATE INDEX job_claim_idx ON platform.job (run_after, seq) WHERE state IN ('queued', 'running');
-CREATE INDEX job_queue_idx ON platform.job (queue_key, seq) WHERE queue_key IS NOT NULL;
+-- the unfinished jobs of each queue, walked queue by queue to find each queue's head (engine.ts claimJob)
+CREATE INDEX job_queue_idx ON platform.job (queue_key, seq)
+  WHERE queue_key IS NOT NULL AND state IN ('queued', 'running', 'awaiting_approval');
 CREATE INDEX job_account_idx ON platform.job (account_id, created_at);
 CREATE INDEX job_expiry_idx ON platform.job (expires_at) WHERE expires_at IS NOT NULL;
 
