@@ -17,7 +17,7 @@ import { openDatabase } from '../core/db.ts';
 import { setLogLevel } from '../core/logger.ts';
 import { migrate } from '../core/migrate.ts';
 import { JobRegistry, JobWorker } from '../platform/jobs/worker.ts';
-import { webhookDeliveryHandler } from '../platform/webhooks/deliver.ts';
+import { closeDeliveryAgents, webhookDeliveryHandler } from '../platform/webhooks/deliver.ts';
 import { WebhookStore } from '../platform/webhooks/endpoints.ts';
 import { publishEvent } from '../platform/webhooks/publish.ts';
 
@@ -90,6 +90,7 @@ try {
   const total = () => [...seen.values()].reduce((a, b) => a + b, 0);
   while (total() < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   await worker.stop();
+  closeDeliveryAgents();
   const report = {
     database: db.kind,
     events: EVENTS,

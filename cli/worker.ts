@@ -11,6 +11,7 @@ import { logger } from '../core/logger.ts';
 import { migrate } from '../core/migrate.ts';
 import { buildJobRegistry } from '../platform/jobs/index.ts';
 import { JobWorker } from '../platform/jobs/worker.ts';
+import { closeDeliveryAgents } from '../platform/webhooks/deliver.ts';
 
 export const WORKER_USAGE = `Usage: landgraph worker [--concurrency N]
   Runs durable jobs (webhook deliveries, and the batch products built on the engine) from the
@@ -24,7 +25,7 @@ export const WORKER_USAGE = `Usage: landgraph worker [--concurrency N]
 
 /** Starts a worker on `db` with every registered kind: the serving process's, or the worker command's. */
 export function startJobWorker(db: Database, config: Config, concurrency?: number): Promise<JobWorker> {
-  return new JobWorker(db, buildJobRegistry(config), config, { concurrency }).start();
+  return new JobWorker(db, buildJobRegistry(config), config, { concurrency, onStop: closeDeliveryAgents }).start();
 }
 
 /** `landgraph worker`: runs until SIGTERM/SIGINT (or its parent's IPC channel closes). */

@@ -12,7 +12,12 @@ import { upsertApplications } from '../cli/ingest/development.ts';
 import type { Config } from '../core/config.ts';
 import type { Database } from '../core/db.ts';
 import { JobRegistry, JobWorker } from '../platform/jobs/worker.ts';
-import { DEFAULT_RETRY_SCHEDULE_MS, retryDelay, webhookDeliveryHandler } from '../platform/webhooks/deliver.ts';
+import {
+  DEFAULT_RETRY_SCHEDULE_MS,
+  closeDeliveryAgents,
+  retryDelay,
+  webhookDeliveryHandler,
+} from '../platform/webhooks/deliver.ts';
 import { WebhookStore } from '../platform/webhooks/endpoints.ts';
 import type { Resolver } from '../platform/webhooks/ssrf.ts';
 import { publishEvent, publishEvents, queueKeyOf } from '../platform/webhooks/publish.ts';
@@ -139,6 +144,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.stop();
+  closeDeliveryAgents();
   receiver?.server.close();
 });
 

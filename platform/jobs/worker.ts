@@ -70,6 +70,8 @@ export type WorkerOptions = {
   sweepEveryMs?: number | null;
   /** Names the worker in the log. */
   name?: string;
+  /** Called once the worker has stopped (the registry's kinds let go of pooled connections). */
+  onStop?: () => void;
 };
 
 /**
@@ -219,5 +221,6 @@ export class JobWorker {
     this.wakeAll();
     await Promise.allSettled([...this.loops, ...this.running]);
     await this.unlisten?.().catch(() => undefined);
+    this.options.onStop?.();
   }
 }

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../../core/config.ts';
 import type { Database } from '../../core/db.ts';
+import { BoundedMemo } from '../../core/bounded-memo.ts';
 import { logger } from '../../core/logger.ts';
+import { decryptSecret, webhookKey } from './crypto.ts';
 import type { Job } from '../jobs/engine.ts';
 import type { JobHandler } from '../jobs/worker.ts';
-import { WebhookStore } from './endpoints.ts';
 import type { WebhookEvent } from './publish.ts';
 import { WEBHOOK_DELIVERY_KIND, queueKeyOf } from './publish.ts';
 import { checkWebhookUrl } from './ssrf.ts';
@@ -46,13 +47,31 @@ export function signedHeaders(secret: string, event: WebhookEvent, body: string,
   };
 }
 
-let caCache: { file: string; ca: string[] } | undefined;
-function trustedCas(config: Pick<Config, 'webhookCaFile'>): string[] | undefined {
-  if (!config.webhookCaFile) return undefined;
-  if (caCache?.file !== config.webhookCaFile)
-    caCache = { file: config.webhookCaFile, ca: [...rootCertificates, readFileSync(config.webhookCaFile, 'utf8')] };
-  return caCache.ca;
+/**
+ * One keep-alive agent per trust store: consecutive deliveries to an endpoint reuse its TLS
+ * connection instead of a handshake each. A pooled socket was opened to an address checked at
+ * the time; every delivery still checks the URL again before it is sent.
+ */
+const agents = new Map<string, Agent>();
+function agentFor(config: Pick<Config, 'webhookCaFile'>): Agent {
+  const file = config.webhookCaFile ?? '';
+  let agent = agents.get(file);
+  if (!agent) {
+    const ca = file ? [...rootCertificates, readFileSync(file, 'utf8')] : undefined;
+    agent = new Agent({ keepAlive: true, maxSockets: 8, maxFreeSockets: 8, timeout: 30_000, ca });
+    agents.set(file, agent);
+  }
+  return agent;
 }
+
+/** Closes the pooled delivery connections (a worker stopping). */
+export function closeDeliveryAgents(): void {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+}
+
+/** Decrypted signing secrets by their stored ciphertext: a rotation changes the ciphertext, so it misses. */
+const secrets = new BoundedMemo<string, string>(1_000);
 
 type Outcome = { status: number | null; error: string | null };
 
@@ -79,7 +98,7 @@ async function post(config: Config, url: string, headers: Record<string, string>
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'User-Agent': 'Landgraph-Webhooks/1', ...headers },
         timeout: config.webhookTimeoutMs,
-        ca: trustedCas(config),
+        agent: agentFor(config),
         ...(isIP(checked.url.hostname.replace(/^\[|\]$/g, '')) ? {} : { lookup }),
       },
       (res) => {
@@ -117,15 +136,16 @@ export const webhookDeliveryHandler: JobHandler = {
   async run(job, ctx) {
     const endpointId = String(job.input.endpoint_id);
     const event = job.input.event as WebhookEvent;
-    const store = new WebhookStore(ctx.db, ctx.config);
-    const [endpoint] = await ctx.db.query<{ url: string; status: string; deleted_at: unknown }>(
-      `SELECT url, status, deleted_at FROM platform.webhook_endpoint WHERE id = $1`,
-      [endpointId],
-    );
+    const [endpoint] = await ctx.db.query<{
+      url: string;
+      status: string;
+      deleted_at: unknown;
+      secret_ciphertext: string;
+    }>(`SELECT url, status, deleted_at, secret_ciphertext FROM platform.webhook_endpoint WHERE id = $1`, [endpointId]);
     if (!endpoint || endpoint.deleted_at !== null || endpoint.status === 'disabled') {
       return { delivered: false, skipped: endpoint ? 'endpoint disabled or deleted' : 'endpoint gone' };
     }
-    const secret = await store.secretOf(endpointId);
+    const secret = secrets.get(endpoint.secret_ciphertext, (stored) => decryptSecret(webhookKey(ctx.config), stored));
     const body = JSON.stringify(event);
     const started = Date.now();
     const outcome = await post(ctx.config, endpoint.url, signedHeaders(secret, event, body, new Date()), body);
