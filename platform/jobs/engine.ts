@@ -353,19 +353,30 @@ export async function commitRows(
   });
 }
 
-/** running → succeeded, under the claim. */
+/**
+ * running → succeeded, under the claim; `alongside` writes (a handler's own bookkeeping) commit in
+ * the same transaction, so they happen exactly when the job completes.
+ */
 export async function completeJob(
   db: Database,
   claim: Claim,
   result: Record<string, unknown>,
   retentionHours: number,
+  alongside: ((query: QueryFn) => Promise<void>)[] = [],
 ): Promise<Job> {
-  const [row] = await db.query<JobRow>(
-    `UPDATE platform.job SET state = 'succeeded', result = $3::jsonb, error = NULL, lease_token = NULL,
+  const sql = `UPDATE platform.job SET state = 'succeeded', result = $3::jsonb, error = NULL, lease_token = NULL,
        lease_until = NULL, finished_at = now(), expires_at = now() + $4 * interval '1 hour'
-     WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING ${COLUMNS}`,
-    [claim.job.id, claim.token, JSON.stringify(result), retentionHours],
-  );
+     WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING ${COLUMNS}`;
+  const params = [claim.job.id, claim.token, JSON.stringify(result), retentionHours];
+  const row =
+    alongside.length === 0
+      ? (await db.query<JobRow>(sql, params))[0]
+      : await db.transaction(async (query) => {
+          const [updated] = await query<JobRow>(sql, params);
+          if (!updated) throw new LeaseLostError(claim.job.id);
+          for (const write of alongside) await write(query);
+          return updated;
+        });
   if (!row) throw new LeaseLostError(claim.job.id);
   return toJob(row);
 }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Config } from '../../core/config.ts';
-import type { Database } from '../../core/db.ts';
+import type { Database, QueryFn } from '../../core/db.ts';
 import { logger } from '../../core/logger.ts';
 import type { Claim, Job } from './engine.ts';
 import {
@@ -24,6 +24,8 @@ export type JobContext = {
   commitRows(rows: readonly unknown[], rowsTotal?: number | null): Promise<number>;
   /** Throws when the claim was lost: call between units of work that write nothing. */
   checkpoint(): Promise<void>;
+  /** Writes to commit in the transaction that marks the job succeeded (after `run` resolves). */
+  onComplete(write: (query: QueryFn) => Promise<void>): void;
 };
 
 export type JobHandler = {
@@ -170,6 +172,7 @@ export class JobWorker {
     );
     beat.unref();
     const retention = this.config.jobRetentionHours;
+    const alongside: ((query: QueryFn) => Promise<void>)[] = [];
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const ctx: JobContext = {
@@ -184,9 +187,12 @@ export class JobWorker {
           if (abort.signal.aborted || this.stopped) throw new LeaseLostError(job.id);
           await heartbeat(this.db, claim, leaseMs);
         },
+        onComplete: (write) => {
+          alongside.push(write);
+        },
       };
       const result = await handler.run(job, ctx);
-      await completeJob(this.db, claim, result, retention);
+      await completeJob(this.db, claim, result, retention, alongside);
     } catch (error) {
       if (error instanceof LeaseLostError || abort.signal.aborted) {
         logger.info('job left to its next claim', { job: job.id, reason: (error as Error).message });

@@ -151,16 +151,23 @@ export const webhookDeliveryHandler: JobHandler = {
     const outcome = await post(ctx.config, endpoint.url, signedHeaders(secret, event, body, new Date()), body);
     const ms = Date.now() - started;
     const ok = outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    await ctx.checkpoint();
     if (ok) {
-      await logDelivery(ctx.db, job, event, endpointId, 'delivered', outcome, ms);
-      await ctx.db.query(
-        `UPDATE platform.webhook_endpoint SET status = CASE WHEN status = 'disabled' THEN status ELSE 'active' END,
-           last_delivery_at = now(), last_success_at = now() WHERE id = $1`,
-        [endpointId],
-      );
+      // the log line and the endpoint's times commit with the job's completion: one transaction
+      ctx.onComplete(async (query) => {
+        await query(
+          `INSERT INTO platform.webhook_delivery (endpoint_id, job_id, event_id, event_type, attempt, status, http_status, error, duration_ms)
+           VALUES ($1, $2, $3, $4, $5, 'delivered', $6, NULL, $7)`,
+          [endpointId, job.id, event.id, event.type, job.attempts, outcome.status, ms],
+        );
+        await query(
+          `UPDATE platform.webhook_endpoint SET status = CASE WHEN status = 'disabled' THEN status ELSE 'active' END,
+             last_delivery_at = now(), last_success_at = now() WHERE id = $1`,
+          [endpointId],
+        );
+      });
       return { delivered: true, http_status: outcome.status, attempts: job.attempts };
     }
+    await ctx.checkpoint();
     const finalAttempt = retryDelay(job.attempts, retrySchedule(ctx.config)) === null;
     await logDelivery(ctx.db, job, event, endpointId, finalAttempt ? 'given_up' : 'failed', outcome, ms);
     await ctx.db.query(
