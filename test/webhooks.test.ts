@@ -314,6 +314,8 @@ describe('signed deliveries', () => {
     expect(receiverCheck(rotated.secret, new Set())(second.headers, second.body)).toMatchObject({
       type: 'export.job.completed',
     });
+    // the log line commits with the job's completion, a moment after the receiver has answered
+    await until('two log lines', async () => (await store.deliveries(endpoint.id)).length === 2);
     const log = await store.deliveries(endpoint.id, 'acct-wh-sign');
     expect(log.map((l) => l.status)).toEqual(['delivered', 'delivered']);
     expect(log[0]).toMatchObject({ http_status: 200, attempt: 1, event_type: 'export.job.completed' });
@@ -347,7 +349,7 @@ describe('signed deliveries', () => {
     expect(got).toHaveLength(4);
     const receive = receiverCheck(secret, new Set());
     expect(got.map((r) => (receive(r.headers, r.body) as { data: { n: number } }).data.n)).toEqual([1, 2, 3, 4]);
-    expect((await store.get(endpoint.id)).status).toBe('active');
+    await until('the endpoint active again', async () => (await store.get(endpoint.id)).status === 'active');
     const log = await store.deliveries(endpoint.id);
     const first = log.filter((l) => l.event_id === log.at(-1)!.event_id).map((l) => Number(l.attempt));
     expect(Math.max(...first)).toBeGreaterThanOrEqual(3);

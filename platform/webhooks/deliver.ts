@@ -131,6 +131,34 @@ async function logDelivery(
 
 export class DeliveryFailed extends Error {}
 
+/**
+ * The window is spent: the endpoint is disabled and its waiting deliveries are given up (each
+ * logged), so nothing more is sent or retried until it is enabled again; the log is kept.
+ */
+async function disableEndpoint(db: Database, endpointId: string): Promise<void> {
+  const disabled = await db.transaction(async (query) => {
+    const changed = await query(
+      `UPDATE platform.webhook_endpoint SET status = 'disabled', disabled_at = now() WHERE id = $1 AND status <> 'disabled' RETURNING id`,
+      [endpointId],
+    );
+    const waiting = await query<{ id: string; input: { event: WebhookEvent } }>(
+      `UPDATE platform.job SET state = 'cancelled', error = 'endpoint disabled after failing for the whole retry window',
+         finished_at = now(), expires_at = now() + interval '7 days'
+       WHERE queue_key = $1 AND state = 'queued' RETURNING id, input`,
+      [queueKeyOf(endpointId)],
+    );
+    for (const w of waiting) {
+      await query(
+        `INSERT INTO platform.webhook_delivery (endpoint_id, job_id, event_id, event_type, attempt, status, error)
+         VALUES ($1, $2, $3, $4, 0, 'given_up', 'endpoint disabled')`,
+        [endpointId, w.id, w.input.event.id, w.input.event.type],
+      );
+    }
+    return changed.length > 0;
+  });
+  if (disabled) logger.warn('webhook endpoint disabled after its retry window', { endpoint: endpointId });
+}
+
 export const webhookDeliveryHandler: JobHandler = {
   kind: WEBHOOK_DELIVERY_KIND,
   async run(job, ctx) {
@@ -170,6 +198,8 @@ export const webhookDeliveryHandler: JobHandler = {
     await ctx.checkpoint();
     const finalAttempt = retryDelay(job.attempts, retrySchedule(ctx.config)) === null;
     await logDelivery(ctx.db, job, event, endpointId, finalAttempt ? 'given_up' : 'failed', outcome, ms);
+    // before this job is marked failed, which would let the next event of the queue be claimed
+    if (finalAttempt) await disableEndpoint(ctx.db, endpointId);
     await ctx.db.query(
       `UPDATE platform.webhook_endpoint SET status = CASE WHEN status = 'disabled' THEN status ELSE 'failing' END,
          last_delivery_at = now() WHERE id = $1`,
@@ -180,31 +210,8 @@ export const webhookDeliveryHandler: JobHandler = {
   retryDelayMs(job, config) {
     return retryDelay(job.attempts, retrySchedule(config));
   },
-  /**
-   * The window is spent: the endpoint is disabled and its waiting deliveries are given up (each
-   * logged), so nothing more is sent or retried until it is enabled again; the log is kept.
-   */
+  /** The window is spent (see disableEndpoint; already done by the last attempt, so a no-op unless it was cut short). */
   async onGiveUp(job, _error, { db }) {
-    const endpointId = String(job.input.endpoint_id);
-    await db.transaction(async (query) => {
-      await query(
-        `UPDATE platform.webhook_endpoint SET status = 'disabled', disabled_at = now() WHERE id = $1 AND status <> 'disabled'`,
-        [endpointId],
-      );
-      const waiting = await query<{ id: string; input: { event: WebhookEvent } }>(
-        `UPDATE platform.job SET state = 'cancelled', error = 'endpoint disabled after failing for the whole retry window',
-           finished_at = now(), expires_at = now() + interval '7 days'
-         WHERE queue_key = $1 AND state = 'queued' RETURNING id, input`,
-        [queueKeyOf(endpointId)],
-      );
-      for (const w of waiting) {
-        await query(
-          `INSERT INTO platform.webhook_delivery (endpoint_id, job_id, event_id, event_type, attempt, status, error)
-           VALUES ($1, $2, $3, $4, 0, 'given_up', 'endpoint disabled')`,
-          [endpointId, w.id, w.input.event.id, w.input.event.type],
-        );
-      }
-    });
-    logger.warn('webhook endpoint disabled after its retry window', { endpoint: endpointId });
+    await disableEndpoint(db, String(job.input.endpoint_id));
   },
 };
