@@ -16,6 +16,7 @@ import type { SubgraphName } from '../subgraphs/index.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { SUBURB_METRICS_PROVIDERS } from '../subgraphs/suburb-metrics.ts';
 import type { RunningServer, ServeOptions } from './serve.ts';
+import { spawnWorker } from './worker.ts';
 
 // Every subgraph process starts at once; on two busy cores nine of them took over 60 s (bench notes).
 const READY_TIMEOUT_MS = 120_000;
@@ -107,6 +108,8 @@ export async function startDistributed(config: Config, options: ServeOptions = {
   try {
     await prepareDatabase(db, config);
     for (const name of SUBGRAPH_NAMES) children.push(spawnSubgraph(name, db, config, secret, options));
+    // The job worker runs as a process of its own too (`landgraph worker`); the CLI's start asks for it.
+    if (options.jobWorker) children.push(spawnWorker(db, config));
     const urls = distributedSubgraphUrls(config);
     await Promise.all(
       SUBGRAPH_NAMES.map((name, i) => waitUntilReady(urls[name].replace(/\/graphql$/, '/health'), children[i]!)),

@@ -40,6 +40,8 @@ import {
   runIngestCensusCommand,
 } from './ingest/census-cli.ts';
 import { KEYS_USAGE, runKeysCommand } from './keys.ts';
+import { WEBHOOKS_USAGE, runWebhooksCommand } from './webhooks.ts';
+import { WORKER_USAGE, runWorkerCommand } from './worker.ts';
 import { MIRROR_USAGE, runMirrorCommand } from './mirror.ts';
 import type { RunningServer } from './serve.ts';
 import { LAND_SUPPLY_ROLLUP_EVERY_MS, SUBURB_ANALYTICS_CHECK_EVERY_MS, serve, stopOnSignals } from './serve.ts';
@@ -94,6 +96,8 @@ const USAGE = `Usage: landgraph <command>
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
   keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
+  worker [--concurrency N]  run durable jobs (webhook deliveries, batch products) from the database
+  webhooks <command>        list, create, rotate, enable, delete webhook endpoints; deliveries (see \`landgraph webhooks help\`)
   migrate                   apply pending database migrations
   compose [--out FILE]      compose the supergraph from the subgraph schemas (stdout or FILE)
   help [command]            this text, or a command's own; every command also takes --help
@@ -108,6 +112,8 @@ const SERVE_USAGE = `Usage: landgraph serve [--distributed]
   --distributed   every subgraph as its own HTTP service, the gateway calling them over HTTP
   The land-supply weekly rollup is checked hourly (LANDGRAPH_LAND_SUPPLY_ROLLUP_EVERY_MS; 0: never): in this
   process, or with --distributed in the supply service's process; an advisory lock keeps instances apart.
+  The job worker runs in this process, or with --distributed as a process of its own; more can run beside it
+  (\`landgraph worker\`).
 `;
 
 const SANDBOX_USAGE = `Usage: landgraph sandbox seed [--seed N] [--parcels N]
@@ -166,6 +172,12 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ...['create', 'list', 'show', 'rotate', 'suspend', 'resume', 'revoke', 'usage'].map((sub): [string, string] => [
     `keys ${sub}`,
     KEYS_USAGE,
+  ]),
+  ['worker', WORKER_USAGE],
+  ['webhooks', WEBHOOKS_USAGE],
+  ...['list', 'create', 'show', 'rotate', 'enable', 'delete', 'deliveries'].map((sub): [string, string] => [
+    `webhooks ${sub}`,
+    WEBHOOKS_USAGE,
   ]),
   ['migrate', MIGRATE_USAGE],
   ['compose', COMPOSE_USAGE],
@@ -270,6 +282,7 @@ export async function main(args: string[]): Promise<number> {
         const options = {
           landSupplyRollupEveryMs: config.landSupplyRollupEveryMs ?? LAND_SUPPLY_ROLLUP_EVERY_MS,
           suburbAnalyticsEveryMs: SUBURB_ANALYTICS_CHECK_EVERY_MS,
+          jobWorker: true,
         };
         const running = distributed ? await startDistributed(config, options) : await serve(config, options);
         stopOnSignals(() => running.stop());
@@ -316,6 +329,11 @@ export async function main(args: string[]): Promise<number> {
       case 'keys':
         setLogLevel('warn');
         return await runKeysCommand(args.slice(1));
+      case 'worker':
+        return await runWorkerCommand(args.slice(1));
+      case 'webhooks':
+        setLogLevel('warn');
+        return await runWebhooksCommand(args.slice(1));
       case 'migrate': {
         const applied = await withDatabase((db) => migrate(db));
         process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'database is up to date\n');

@@ -9,6 +9,7 @@ import { ROLLUP_DATASETS, scheduleLandSupplyRollup } from '../core/land-supply.t
 import { licensedMetricsFeed } from '../core/suburb-analytics/licensed.ts';
 import { scheduleSuburbAnalyticsRollup } from '../core/suburb-analytics/rollup.ts';
 import { SUBURB_METRICS_PROVIDERS } from '../subgraphs/suburb-metrics.ts';
+import { startJobWorker } from './worker.ts';
 
 /** How often the serving process checks that the latest land-supply week is rolled up (the CLI's serve). */
 export const LAND_SUPPLY_ROLLUP_EVERY_MS = 3_600_000;
@@ -27,6 +28,8 @@ export type ServeOptions = {
    * timer. In distributed mode the supply subgraph's process runs it (cli/distributed.ts).
    */
   landSupplyRollupEveryMs?: number | null;
+  /** Runs the job worker in this process (the embedded default's); off unless asked, so tests start none. */
+  jobWorker?: boolean;
 };
 
 export type RunningServer = { runtime: Runtime; server: Server; url: string; stop(): Promise<void> };
@@ -58,6 +61,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
         feed: licensedMetricsFeed(config.licensedMetricsFeed),
       })
     : () => undefined;
+  const worker = options.jobWorker ? await startJobWorker(runtime.db, config) : null;
   return {
     runtime,
     server,
@@ -65,6 +69,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     async stop() {
       stopRollup();
       stopAnalytics();
+      await worker?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.close();
     },

@@ -175,6 +175,28 @@ function parseLicensedFeed(value: string): LicensedMetricsFeedSetting | string {
   return `'${text}' is not none or file:/path/to/feed.json`;
 }
 
+/** `1`, `true` or `yes` switch a flag on; unset, empty, `0`, `false` or `no` leave it off. */
+const flag = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    const v = (value ?? '').toLowerCase();
+    if (['1', 'true', 'yes'].includes(v)) return true;
+    if (['', '0', 'false', 'no'].includes(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `'${value}' is not a flag (use 1 or 0)` });
+    return z.NEVER;
+  });
+
+/** Reads `0,5000,300000`: the waits (ms) before each webhook delivery attempt after the first. */
+function parseSchedule(value: string): number[] | string {
+  if (value.trim() === '') return [];
+  const waits = value.split(',').map((part) => Number(part.trim()));
+  if (waits.some((n) => !Number.isInteger(n) || n < 0 || n > 7 * 86_400_000))
+    return `'${value}' is not a comma-separated list of whole milliseconds (at most a week each)`;
+  return waits;
+}
+
 const EnvSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().default('127.0.0.1'),
@@ -217,6 +239,21 @@ const EnvSchema = z.object({
     .trim()
     .optional()
     .transform((value) => (value ? resolve(value) : undefined)),
+  // The job engine (platform/jobs) and webhooks (platform/webhooks).
+  LANDGRAPH_JOB_LEASE_MS: z.coerce.number().int().min(200).max(3_600_000).default(30_000),
+  LANDGRAPH_JOB_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1_000),
+  LANDGRAPH_JOB_RETENTION_HOURS: z.coerce.number().min(0.001).max(8_760).default(168),
+  LANDGRAPH_JOB_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  LANDGRAPH_TEST_JOB_KINDS: flag,
+  LANDGRAPH_WEBHOOK_ALLOW_LOOPBACK: flag,
+  LANDGRAPH_WEBHOOK_CA_FILE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? resolve(value) : undefined)),
+  LANDGRAPH_WEBHOOK_RETRY_SCHEDULE_MS: parsedBy(parseSchedule),
+  LANDGRAPH_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  LANDGRAPH_WEBHOOK_SECRET_KEY: z.string().trim().optional(),
   // Distributed mode: where the subgraph services listen and how the gateway calls them.
   LANDGRAPH_SUBGRAPH_HOST: z.string().trim().min(1).default('127.0.0.1'),
   LANDGRAPH_SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -297,6 +334,26 @@ export type Config = {
    * `landgraph serve` checks hourly; a process started otherwise (tests, a lone subgraph) runs none.
    */
   landSupplyRollupEveryMs: number | undefined;
+  /** How long a worker's claim on a job lasts unless its heartbeat renews it. */
+  jobLeaseMs: number;
+  /** How often an idle worker looks for work (it is also woken by NOTIFY). */
+  jobPollMs: number;
+  /** Hours a finished job's result rows are kept before the sweeper removes them. */
+  jobRetentionHours: number;
+  /** Jobs one worker (the serving process's, or `landgraph worker`) runs at once. */
+  jobWorkers: number;
+  /** Registers the test-only job kinds (`test.rows`): the crash-recovery e2e sets it. */
+  testJobKinds: boolean;
+  /** Test only: lets webhook endpoints on loopback addresses register and receive deliveries. */
+  webhookAllowLoopback: boolean;
+  /** A PEM file of further certificate authorities webhook deliveries trust (a test receiver's). */
+  webhookCaFile: string | undefined;
+  /** Waits before each retry of a webhook delivery; empty means the default schedule of about a day. */
+  webhookRetryScheduleMs: number[];
+  /** Budget of one webhook delivery attempt. */
+  webhookTimeoutMs: number;
+  /** Key the webhook signing secrets are encrypted under; unset: a key file in the data folder. */
+  webhookSecretKey: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -345,5 +402,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subgraphTimeoutMs: e.LANDGRAPH_SUBGRAPH_TIMEOUT_MS,
     internalSecret: e.LANDGRAPH_INTERNAL_SECRET,
     landSupplyRollupEveryMs: e.LANDGRAPH_LAND_SUPPLY_ROLLUP_EVERY_MS,
+    jobLeaseMs: e.LANDGRAPH_JOB_LEASE_MS,
+    jobPollMs: e.LANDGRAPH_JOB_POLL_MS,
+    jobRetentionHours: e.LANDGRAPH_JOB_RETENTION_HOURS,
+    jobWorkers: e.LANDGRAPH_JOB_WORKERS,
+    testJobKinds: e.LANDGRAPH_TEST_JOB_KINDS,
+    webhookAllowLoopback: e.LANDGRAPH_WEBHOOK_ALLOW_LOOPBACK,
+    webhookCaFile: e.LANDGRAPH_WEBHOOK_CA_FILE,
+    webhookRetryScheduleMs: e.LANDGRAPH_WEBHOOK_RETRY_SCHEDULE_MS,
+    webhookTimeoutMs: e.LANDGRAPH_WEBHOOK_TIMEOUT_MS,
+    webhookSecretKey: e.LANDGRAPH_WEBHOOK_SECRET_KEY,
   };
 }

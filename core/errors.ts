@@ -9,6 +9,8 @@ export const ErrorCodes = {
   METHOD_NOT_ALLOWED: 405,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  /** The resource is not in a state that allows the change (a finished job cancelled). */
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,

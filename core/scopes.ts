@@ -42,6 +42,8 @@ export const SCOPES = {
   'pii.scan': 'PII scan',
   'pii.mask': 'PII mask',
   'pii.anonymize': 'PII anonymize and restore',
+  'webhooks.manage':
+    "webhooks: register, list, rotate, test and delete the account's endpoints; read their delivery log",
 } as const;
 
 export type Scope = keyof typeof SCOPES;

@@ -22,6 +22,9 @@ export type OpenApiOptions = {
 /** Route groups of spec 1.3 (and the products of 1.4), in the words of spec 4 and 5.6. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Platform: "The platform around the data: the calling key's usage and the public changelog (spec 8, 9).",
+  Jobs: "Durable jobs (exports, enrich, earthworks, webhook deliveries): a job's state and progress, for its own account only.",
+  Webhooks:
+    'Signed event callbacks (spec 6): register https:// endpoints for event kinds, rotate their secrets, read the delivery log (scope webhooks.manage).',
   Health: 'Health of the service and its dependencies (spec 4.1). No key needed.',
   Cadastre: 'Land parcels: lot boundaries, parcel attributes and PFI lookups (spec 4.2; scope cadastre.read).',
   Property: 'The property graph: one call fanning out to every data layer the key may read (spec 4.4).',

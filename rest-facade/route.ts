@@ -44,7 +44,7 @@ export type KeylessAccess = {
  * result to the spec's JSON.
  */
 export type RouteDefinition<Query extends z.ZodType = z.ZodType> = {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   path: string;
   tag: string;
   summary: string;

@@ -147,14 +147,14 @@ async function fuzzQueryRoute(route: RouteDefinition): Promise<Failure[]> {
       const others = Object.fromEntries(Object.entries(base).filter(([key]) => key !== name));
       const query = [...wireQuery(others), ...hostile.wire.map((wire) => `${encodeURIComponent(name)}=${wire}`)];
       const res = await request(t.app)
-        .get(`${pathWith(null)}?${query.join('&')}`)
+        [route.method](`${pathWith(null)}?${query.join('&')}`)
         .set(auth());
       check(route, `${name}=${hostile.label}`, res, failures);
     }
     if (hostile.wire.length === 1) {
       for (const name of inPath) {
         const res = await request(t.app)
-          .get(`${pathWith(hostile.wire[0] ?? '', name)}?${wireQuery(base).join('&')}`)
+          [route.method](`${pathWith(hostile.wire[0] ?? '', name)}?${wireQuery(base).join('&')}`)
           .set(auth());
         check(route, `path ${name}=${hostile.label}`, res, failures);
       }

@@ -71,12 +71,14 @@ export const UPSERT_APPLICATIONS = `WITH input AS (
       EXCLUDED.gnaf_pid, EXCLUDED.parcel_pfi, EXCLUDED.description, EXCLUDED.category, EXCLUDED.status,
       EXCLUDED.lodged_date, EXCLUDED.decided_date, EXCLUDED.estimated_cost, EXCLUDED.dwellings_proposed,
       EXCLUDED.source_url, EXCLUDED.attribution, EXCLUDED.license, ST_AsEWKB(EXCLUDED.geom))
-  RETURNING d.source, d.authority, d.council_reference, (d.xmax = 0) AS inserted
+  RETURNING d.source, d.authority, d.council_reference, (d.xmax = 0) AS inserted, d.state, d.lga_code, d.status,
+    d.updated_at, ST_X(d.geom) AS lng, ST_Y(d.geom) AS lat
 )
-SELECT 'written' AS kind, w.source, w.authority, w.council_reference, w.inserted, NULL::text AS parcel_pfi, NULL::int AS seq
+SELECT 'written' AS kind, w.source, w.authority, w.council_reference, w.inserted, NULL::text AS parcel_pfi, NULL::int AS seq,
+  w.state, w.lga_code, w.status, w.updated_at, w.lng, w.lat
 FROM written w
 UNION ALL
-SELECT 'input', NULL, NULL, NULL, NULL, m.parcel_pfi, m.seq FROM matched m`;
+SELECT 'input', NULL, NULL, NULL, NULL, m.parcel_pfi, m.seq, NULL, NULL, NULL, NULL, NULL, NULL FROM matched m`;
 
 export type UpsertOutcome = {
   kind: 'written' | 'input';
@@ -86,6 +88,13 @@ export type UpsertOutcome = {
   inserted: boolean | null;
   parcel_pfi: string | null;
   seq: number | null;
+  /** Of a written row: what development_application.updated says of it (platform/webhooks). */
+  state: string | null;
+  lga_code: string | null;
+  status: string | null;
+  updated_at: Date | string | null;
+  lng: number | null;
+  lat: number | null;
 };
 
 export const ANALYZE_DEVELOPMENT_TABLES = 'ANALYZE development.application';

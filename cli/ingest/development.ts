@@ -23,6 +23,8 @@ import {
   type UpsertOutcome,
 } from './development-sql.ts';
 import { IngestError } from './gnaf-release.ts';
+import type { PublishEvent } from '../../platform/webhooks/publish.ts';
+import { publishEventsWith } from '../../platform/webhooks/publish.ts';
 import { READ_DATASET_SOURCE } from './land-sql.ts';
 import { WRITE_DATASET_SOURCE } from './planning-sql.ts';
 import type { FeatureNote } from './planning-load.ts';
@@ -133,16 +135,43 @@ export async function upsertApplications(
       column(batch, 'lat'),
     ]);
     let written = 0;
+    const changed: PublishEvent[] = [];
     for (const row of rows) {
       if (row.kind === 'written') {
         written += 1;
+        changed.push(daUpdatedEvent(dataset, row));
         if (row.inserted) counts.inserted += 1;
         else counts.updated += 1;
       } else if (row.parcel_pfi !== null) counts.matched += 1;
     }
     counts.unchanged += keys.size - written;
+    // One call per batch, in the same transaction: subscribers hear of exactly the rows written.
+    await publishEventsWith(query, changed);
   }
   return counts;
+}
+
+/** development_application.updated for a written row, with the LGA and point endpoint filters match. */
+function daUpdatedEvent(dataset: string, row: UpsertOutcome): PublishEvent {
+  const updatedAt = row.updated_at instanceof Date ? row.updated_at.toISOString() : row.updated_at;
+  const lng = row.lng === null ? null : Number(row.lng);
+  const lat = row.lat === null ? null : Number(row.lat);
+  return {
+    type: 'development_application.updated',
+    data: {
+      change: row.inserted ? 'created' : 'updated',
+      dataset,
+      source: row.source,
+      authority: row.authority,
+      council_reference: row.council_reference,
+      state: row.state,
+      lga_code: row.lga_code,
+      status: row.status,
+      updated_at: updatedAt,
+      location: lng === null || lat === null ? null : { lat, lng },
+    },
+    attributes: { lga_code: row.lga_code, lng, lat },
+  };
 }
 
 /** A credit that names each source once, in the order they were first loaded. */

@@ -16,6 +16,7 @@ import { SUPPLY_ROUTE_DOCS } from './supply-docs.ts';
 import { MARKET_ROUTE_DOCS } from './market-docs.ts';
 import { SUBURB_ANALYTICS_ROUTE_DOCS } from './suburb-analytics-docs.ts';
 import { LOCALITY_ROUTE_DOCS } from './locality-docs.ts';
+import { JOBS_WEBHOOKS_ROUTE_DOCS } from './jobs-webhooks-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -235,4 +236,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...MARKET_ROUTE_DOCS,
   ...SUBURB_ANALYTICS_ROUTE_DOCS,
   ...LOCALITY_ROUTE_DOCS,
+  ...JOBS_WEBHOOKS_ROUTE_DOCS,
 };

@@ -12,6 +12,7 @@ import { TERRAIN_SCHEMAS } from './terrain-docs.ts';
 import { ROADS_SCHEMAS } from './roads-docs.ts';
 import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
 import { SPEAR_SCHEMAS } from './spear-docs.ts';
+import { JOBS_WEBHOOKS_SCHEMAS } from './jobs-webhooks-docs.ts';
 import { SUPPLY_SCHEMAS } from './supply-docs.ts';
 import { MARKET_SCHEMAS } from './market-docs.ts';
 import { SUBURB_ANALYTICS_SCHEMAS } from './suburb-analytics-docs.ts';
@@ -555,4 +556,5 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...MARKET_SCHEMAS,
   ...SUBURB_ANALYTICS_SCHEMAS,
   ...LOCALITY_SCHEMAS,
+  ...JOBS_WEBHOOKS_SCHEMAS,
 };

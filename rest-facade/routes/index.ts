@@ -55,6 +55,16 @@ import {
   localitySupermarkets,
   localityTransportStops,
 } from './locality.ts';
+import { jobStatus } from './jobs.ts';
+import {
+  webhookEndpointCreate,
+  webhookEndpointDelete,
+  webhookEndpointDeliveries,
+  webhookEndpointList,
+  webhookEndpointRotate,
+  webhookEndpointShow,
+  webhookEndpointTest,
+} from './webhooks.ts';
 
 /** The route table: every REST route of the facade, in the order the OpenAPI document lists them. */
 export const ROUTES: RouteDefinition[] = [
@@ -125,4 +135,12 @@ export const ROUTES: RouteDefinition[] = [
   localityTransportStops,
   localitySuburbAmenities,
   catchmentWalking,
+  jobStatus,
+  webhookEndpointCreate,
+  webhookEndpointList,
+  webhookEndpointShow,
+  webhookEndpointDelete,
+  webhookEndpointRotate,
+  webhookEndpointTest,
+  webhookEndpointDeliveries,
 ] as RouteDefinition[];

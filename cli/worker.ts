@@ -1,0 +1,75 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Config } from '../core/config.ts';
+import { loadConfig } from '../core/config.ts';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { AppError } from '../core/errors.ts';
+import { logger } from '../core/logger.ts';
+import { migrate } from '../core/migrate.ts';
+import { buildJobRegistry } from '../platform/jobs/index.ts';
+import { JobWorker } from '../platform/jobs/worker.ts';
+import { closeDeliveryAgents } from '../platform/webhooks/deliver.ts';
+
+export const WORKER_USAGE = `Usage: landgraph worker [--concurrency N]
+  Runs durable jobs (webhook deliveries, and the batch products built on the engine) from the
+  database: the embedded one over its socket while \`landgraph serve\` runs, or DATABASE_URL.
+  Any number of workers may run; each job is held by one worker under a lease
+  (LANDGRAPH_JOB_LEASE_MS, default 30000) renewed by its heartbeat, and a job whose worker died
+  is taken over by another once the lease runs out, from its last committed row.
+  --concurrency N   jobs run at once (default LANDGRAPH_JOB_WORKERS, 2)
+  LANDGRAPH_TEST_JOB_KINDS=1 also registers the test-only kind test.rows (the crash-recovery e2e).
+`;
+
+/** Starts a worker on `db` with every registered kind: the serving process's, or the worker command's. */
+export function startJobWorker(db: Database, config: Config, concurrency?: number): Promise<JobWorker> {
+  return new JobWorker(db, buildJobRegistry(config), config, { concurrency, onStop: closeDeliveryAgents }).start();
+}
+
+/** `landgraph worker`: runs until SIGTERM/SIGINT (or its parent's IPC channel closes). */
+export async function runWorkerCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { concurrency: { type: 'string' } } });
+  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32))
+    throw new AppError(
+      'BAD_REQUEST',
+      `--concurrency must be a whole number from 1 to 32, got '${values.concurrency}'.`,
+    );
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  await migrate(db);
+  const worker = await startJobWorker(db, config, concurrency);
+  process.stdout.write(`landgraph worker ${worker.name} running (${db.kind})\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (why: string) => {
+      logger.info(`worker stopping: ${why}`);
+      resolve();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    // started by `serve --distributed`: go when the parent goes, however it goes
+    if (process.send) process.once('disconnect', () => stop('parent gone'));
+  });
+  await worker.stop();
+  await db.close();
+  return 0;
+}
+
+/** The worker process `serve --distributed` starts beside the subgraph services. */
+export function spawnWorker(db: Database, config: Config): ChildProcess {
+  // the compiled build (dist/) starts its own JavaScript; the sources need tsx
+  const compiled = import.meta.url.endsWith('.js');
+  const entry = fileURLToPath(new URL(`./worker-process.${compiled ? 'js' : 'ts'}`, import.meta.url));
+  const child = spawn(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), entry], {
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      DATABASE_POOL_MAX: db.kind === 'pglite' ? '3' : String(config.databasePoolMax),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  logger.info('spawned job worker', { pid: child.pid });
+  return child;
+}

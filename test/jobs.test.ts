@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../core/config.ts';
+import type { Database } from '../core/db.ts';
+import {
+  JOB_STATES,
+  LeaseLostError,
+  TRANSITIONS,
+  approveJob,
+  canMove,
+  cancelJob,
+  claimJob,
+  commitRows,
+  completeJob,
+  getJob,
+  jobOfAccount,
+  jobRows,
+  submitJob,
+  sweepExpiredJobs,
+} from '../platform/jobs/engine.ts';
+import type { JobHandler } from '../platform/jobs/worker.ts';
+import { JobRegistry, JobWorker } from '../platform/jobs/worker.ts';
+import { testRowsHandler } from '../platform/jobs/test-kinds.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
+import type { TestRuntime } from './support/runtime.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A kind of its own per test: the tier's database is shared, and workers claim only their kinds. */
+const uniqueKind = (name: string) => `test.${name}.${randomUUID().slice(0, 8)}`;
+
+let t: TestRuntime;
+let db: Database;
+let config: Config;
+
+beforeAll(async () => {
+  t = await testRuntime();
+  db = t.runtime.db;
+  config = testConfig({ LANDGRAPH_JOB_LEASE_MS: '400', LANDGRAPH_JOB_POLL_MS: '30', LANDGRAPH_TEST_JOB_KINDS: '1' });
+});
+
+/** The test.rows handler under another kind name. */
+const rowsHandler = (kind: string): JobHandler => ({ ...testRowsHandler, kind });
+
+describe('job lifecycle', () => {
+  it('allows only the documented transitions', () => {
+    expect(canMove('queued', 'running')).toBe(true);
+    expect(canMove('awaiting_approval', 'running')).toBe(false);
+    expect(canMove('succeeded', 'running')).toBe(false);
+    expect(canMove('expired', 'queued')).toBe(false);
+    expect(canMove('running', 'queued')).toBe(true);
+    for (const state of JOB_STATES) for (const to of TRANSITIONS[state]) expect(JOB_STATES).toContain(to);
+  });
+
+  it('keeps an awaiting_approval job from running until approved, then runs it to succeeded', async () => {
+    const kind = uniqueKind('approve');
+    const job = await submitJob(db, {
+      kind,
+      accountId: 'acct-a',
+      awaitApproval: true,
+      input: { rows: 3, batch: 2 },
+    });
+    expect(job.state).toBe('awaiting_approval');
+    expect(await claimJob(db, [kind], 1_000)).toBeNull();
+    await approveJob(db, job.id, 'acct-a', { approved: true });
+    const worker = new JobWorker(db, new JobRegistry().register(rowsHandler(kind)), config, { sweepEveryMs: null });
+    expect((await worker.runOnce())?.id).toBe(job.id);
+    const done = (await getJob(db, job.id))!;
+    expect(done.state).toBe('succeeded');
+    expect(done.input.approved).toBe(true);
+    expect(done.rowsDone).toBe(3);
+    expect(done.rowsTotal).toBe(3);
+    expect(done.expiresAt!.getTime()).toBeGreaterThan(Date.now());
+    expect((await jobRows<{ n: number }>(db, job.id)).map((r) => [r.rowNo, r.data.n])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    // a finished job cannot be cancelled or approved again
+    await expect(cancelJob(db, job.id, 'acct-a')).rejects.toMatchObject({ status: 409 });
+    await expect(approveJob(db, job.id, 'acct-a')).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('cancels a queued job, and a running job stops at its next batch', async () => {
+    const kind = uniqueKind('cancel');
+    const queued = await submitJob(db, { kind, accountId: 'acct-a', input: { rows: 2 } });
+    expect((await cancelJob(db, queued.id, 'acct-a')).state).toBe('cancelled');
+    expect(await claimJob(db, [kind], 1_000)).toBeNull();
+
+    const running = await submitJob(db, { kind, accountId: 'acct-a', input: { rows: 10 } });
+    const claim = (await claimJob(db, [kind], 5_000))!;
+    await commitRows(db, claim, [{ n: 1 }], { leaseMs: 5_000 });
+    await cancelJob(db, running.id, 'acct-a');
+    await expect(commitRows(db, claim, [{ n: 2 }], { leaseMs: 5_000 })).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(completeJob(db, claim, {}, 1)).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await getJob(db, running.id))!.state).toBe('cancelled');
+    expect(await jobRows(db, running.id)).toHaveLength(1);
+  });
+
+  it('fails a job after its attempts, retrying in between', async () => {
+    const kind = uniqueKind('fail');
+    const job = await submitJob(db, { kind, accountId: 'acct-a', input: { fail: true }, maxAttempts: 2 });
+    const registry = new JobRegistry().register({
+      ...rowsHandler(kind),
+      retryDelayMs: (j) => (j.attempts < 2 ? 0 : null),
+    });
+    const worker = new JobWorker(db, registry, config, { sweepEveryMs: null });
+    await worker.runOnce();
+    expect((await getJob(db, job.id))!.state).toBe('queued');
+    await worker.runOnce();
+    const failed = (await getJob(db, job.id))!;
+    expect(failed.state).toBe('failed');
+    expect(failed.attempts).toBe(2);
+    expect(failed.error).toBe('asked to fail');
+  });
+});
+
+describe('leases', () => {
+  it('hands a job whose lease lapsed to another worker, which resumes after the last committed row', async () => {
+    const kind = uniqueKind('lease');
+    const job = await submitJob(db, { kind, accountId: 'acct-a', input: { rows: 5, batch: 2 } });
+    const first = (await claimJob(db, [kind], 200))!;
+    await commitRows(db, first, [{ n: 1 }, { n: 2 }], { leaseMs: 200 });
+    // the lease holds: nobody else may take it
+    expect(await claimJob(db, [kind], 200)).toBeNull();
+    await sleep(350);
+    const worker = new JobWorker(db, new JobRegistry().register(rowsHandler(kind)), config, { sweepEveryMs: null });
+    expect((await worker.runOnce())?.id).toBe(job.id);
+    // the first worker wakes up too late: its writes are refused
+    await expect(commitRows(db, first, [{ n: 3 }], { leaseMs: 200 })).rejects.toBeInstanceOf(LeaseLostError);
+    const done = (await getJob(db, job.id))!;
+    expect(done.state).toBe('succeeded');
+    expect(done.attempts).toBe(2);
+    const rows = await jobRows<{ n: number }>(db, job.id);
+    expect(rows.map((r) => r.rowNo)).toEqual([1, 2, 3, 4, 5]);
+    expect(rows.map((r) => r.data.n)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('never lets two workers run one job', async () => {
+    const kind = uniqueKind('race');
+    const runs = new Map<string, number>();
+    const handler: JobHandler = {
+      kind,
+      async run(job, ctx) {
+        runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+        await sleep(20);
+        await ctx.commitRows([{ job: job.id }]);
+        return {};
+      },
+    };
+    const ids = await Promise.all(
+      Array.from({ length: 12 }, () => submitJob(db, { kind, accountId: 'acct-a' }).then((j) => j.id)),
+    );
+    const workers = await Promise.all(
+      [1, 2].map((n) =>
+        // a lease far longer than the run: a second run could only come from a double claim
+        new JobWorker(
+          db,
+          new JobRegistry().register(handler),
+          { ...config, jobLeaseMs: 30_000 },
+          {
+            concurrency: 3,
+            sweepEveryMs: null,
+            name: `w${n}`,
+          },
+        ).start(),
+      ),
+    );
+    for (let i = 0; i < 200; i++) {
+      const states = await Promise.all(ids.map(async (id) => (await getJob(db, id))!.state));
+      if (states.every((s) => s === 'succeeded')) break;
+      await sleep(50);
+    }
+    await Promise.all(workers.map((w) => w.stop()));
+    for (const id of ids) {
+      expect(runs.get(id), id).toBe(1);
+      expect((await getJob(db, id))!.state).toBe('succeeded');
+      expect(await jobRows(db, id)).toHaveLength(1);
+    }
+  });
+
+  it('runs jobs of one queue key one at a time, in order', async () => {
+    const kind = uniqueKind('queue');
+    const queueKey = `q-${randomUUID()}`;
+    const a = await submitJob(db, { kind, accountId: 'acct-a', queueKey });
+    const b = await submitJob(db, { kind, accountId: 'acct-a', queueKey });
+    const claimA = (await claimJob(db, [kind], 5_000))!;
+    expect(claimA.job.id).toBe(a.id);
+    expect(await claimJob(db, [kind], 5_000)).toBeNull();
+    await completeJob(db, claimA, {}, 1);
+    expect((await claimJob(db, [kind], 5_000))?.job.id).toBe(b.id);
+  });
+});
+
+describe('ownership and expiry', () => {
+  it('shows a job only to its account: another key gets 404', async () => {
+    const ownerKey = await createTestKey(t.runtime, { account: 'acct-owner' });
+    const otherKey = await createTestKey(t.runtime, { account: 'acct-other' });
+    const job = await submitJob(db, { kind: uniqueKind('owned'), accountId: 'acct-owner', input: { rows: 1 } });
+    await expect(jobOfAccount(db, 'acct-other', job.id)).rejects.toMatchObject({ status: 404 });
+    const mine = await request(t.app).get(`/v1/jobs/${job.id}`).set('Authorization', `Bearer ${ownerKey}`);
+    expect(mine.status).toBe(200);
+    expect(mine.body).toMatchObject({ success: true, job: { id: job.id, state: 'queued' } });
+    const theirs = await request(t.app).get(`/v1/jobs/${job.id}`).set('Authorization', `Bearer ${otherKey}`);
+    expect(theirs.status).toBe(404);
+    expect(JSON.stringify(theirs.body)).not.toContain('queued');
+    const missing = await request(t.app).get('/v1/jobs/job_nope').set('Authorization', `Bearer ${ownerKey}`);
+    expect(missing.status).toBe(404);
+  });
+
+  it('expires finished jobs after the retention and removes their rows', async () => {
+    const kind = uniqueKind('expiry');
+    const job = await submitJob(db, { kind, accountId: 'acct-a', input: { rows: 2, batch: 2 } });
+    const worker = new JobWorker(db, new JobRegistry().register(rowsHandler(kind)), config, { sweepEveryMs: null });
+    await worker.runOnce();
+    expect(await jobRows(db, job.id)).toHaveLength(2);
+    await sweepExpiredJobs(db, 168);
+    expect((await getJob(db, job.id))!.state).toBe('succeeded');
+    await db.query(`UPDATE platform.job SET expires_at = now() - interval '1 second' WHERE id = $1`, [job.id]);
+    expect(await sweepExpiredJobs(db, 168)).toBeGreaterThanOrEqual(1);
+    const expired = (await getJob(db, job.id))!;
+    expect(expired.state).toBe('expired');
+    expect(expired.result).toBeNull();
+    expect(await jobRows(db, job.id)).toHaveLength(0);
+  });
+});
