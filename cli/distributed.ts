@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../core/config.ts';
 import type { Database } from '../core/db.ts';
-import { openDatabase } from '../core/db.ts';
+import { EMBEDDED_CLIENT_POOL, openDatabase } from '../core/db.ts';
 import { generateInternalSecret } from '../core/internal-auth.ts';
 import { logger } from '../core/logger.ts';
 import { listen } from '../core/http-listen.ts';
@@ -67,7 +67,7 @@ function spawnSubgraph(
     env: {
       ...process.env,
       DATABASE_URL: db.url,
-      DATABASE_POOL_MAX: db.kind === 'pglite' ? '3' : String(config.databasePoolMax),
+      DATABASE_POOL_MAX: db.kind === 'pglite' ? String(EMBEDDED_CLIENT_POOL) : String(config.databasePoolMax),
       LANDGRAPH_SUBGRAPH_BASE_PORT: String(config.subgraphBasePort),
       LANDGRAPH_SUBGRAPH_HOST: config.subgraphHost,
       LANDGRAPH_INTERNAL_SECRET: secret,

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../core/config.ts';
 import { loadConfig } from '../core/config.ts';
 import type { Database } from '../core/db.ts';
-import { openDatabase } from '../core/db.ts';
+import { EMBEDDED_CLIENT_POOL, openDatabase } from '../core/db.ts';
 import { AppError } from '../core/errors.ts';
 import { logger } from '../core/logger.ts';
 import { migrate } from '../core/migrate.ts';
@@ -66,7 +66,7 @@ export function spawnWorker(db: Database, config: Config): ChildProcess {
     env: {
       ...process.env,
       DATABASE_URL: db.url,
-      DATABASE_POOL_MAX: db.kind === 'pglite' ? '3' : String(config.databasePoolMax),
+      DATABASE_POOL_MAX: db.kind === 'pglite' ? String(EMBEDDED_CLIENT_POOL) : String(config.databasePoolMax),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

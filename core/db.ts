@@ -15,6 +15,15 @@ import { AppError, DatabaseUnavailableError } from './errors.ts';
 import { logger } from './logger.ts';
 import { landgraphPostgis } from './postgis-bundle.ts';
 
+/** Connections the embedded database's wire-protocol socket accepts (see pgliteDatabase). */
+export const EMBEDDED_SOCKET_CONNECTIONS = 96;
+
+/**
+ * Pool size of a process reaching the embedded database over its socket: the database runs one
+ * query at a time, so a bigger pool only queues, and every pool counts against the socket's limit.
+ */
+export const EMBEDDED_CLIENT_POOL = 2;
+
 export type DatabaseKind = 'postgres' | 'pglite';
 
 export type QueryFn = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
@@ -356,7 +365,15 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
   logger.info(`embedded database opened at ${pgdata} in ${Date.now() - started} ms`);
   // Serve the same database on a loopback port so other processes (the CLI, subgraphs in
   // distributed mode) reach it over the Postgres wire protocol while this process owns it.
-  const server: PGLiteSocketServer = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
+  // Queries are queued one at a time whatever the number of connections, and a connection over
+  // the limit is refused: room for every subgraph process's pool and its listener, the job
+  // worker and a CLI command or two (fourteen subgraphs once filled 16 under load: 503s).
+  const server: PGLiteSocketServer = new PGLiteSocketServer({
+    db,
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
+  });
   await server.start();
   const port = Number(/:(\d+)$/.exec(server.getServerConn())?.[1]);
   const socketFile = join(dataDir, SOCKET_FILE);
