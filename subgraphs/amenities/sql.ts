@@ -108,9 +108,6 @@ export const AMENITIES_NEAR = (
   ORDER BY a.distance_m, a.id`;
 
 /** The catchment's area from the walk's reached parts: a band `bandM` metres along each (see CATCHMENT). */
-/** Metres between the discs that draw a catchment's band (see AREA_OF_PARTS). */
-export const BEAD_SPACING_M = 20;
-
 export const AREA_OF_PARTS = (dataset: string, ids: string[], froms: number[], tos: number[], bandM: number) =>
   Prisma.sql`
   part AS (
@@ -119,15 +116,15 @@ export const AREA_OF_PARTS = (dataset: string, ids: string[], froms: number[], t
     JOIN amenities.walk_edge e ON e.dataset = ${dataset} AND e.id = p.id
     WHERE p.t > p.f
   ),
-  -- The band is a string of discs along the reached streets: each part is cut every BEAD_SPACING_M
-  -- metres on GDA94 Australian Albers (EPSG:3577) and a disc of the band's width drawn round every
-  -- cut, so between two discs the band is never narrower than sqrt(band² - (spacing/2)²) (38.7 m
-  -- of 40). Discs rather than a buffer of the lines: the embedded database's GEOS gives up on a
-  -- line buffer of a few hundred streets (a 15-minute walk) and returns no row at all, while a
-  -- buffer of points never needs the noding that fails; at 40 m Albers' scale error is centimetres.
-  bead AS (SELECT (ST_DumpPoints(ST_Segmentize(ST_Transform(g, 3577), ${BEAD_SPACING_M}::float8))).geom AS p FROM part),
+  -- The band is each reached part buffered on its own, in metres on GDA94 Australian Albers
+  -- (EPSG:3577), and the bands unioned. Not one buffer of all the parts together: the embedded
+  -- database's GEOS returns no row at all for a buffer of a few hundred lines (a 15-minute walk),
+  -- and on PostgreSQL the union of small bands is the fastest of the forms measured (16 ms for a
+  -- 15-minute walk, against 43 ms for one buffer; docs/benchmarks.md). At 40 m Albers' scale
+  -- error is centimetres.
   area AS MATERIALIZED (
-    SELECT ST_Transform(ST_Buffer(ST_Collect(p), ${bandM}::float8, 'quad_segs=4'), 4326) AS g FROM bead
+    SELECT ST_Transform(ST_Union(ST_Buffer(ST_Transform(g, 3577), ${bandM}::float8, 'quad_segs=4')), 4326) AS g
+    FROM part
   )`;
 
 /** The catchment's area with no network: a straight-line buffer of `radiusM` round the point. */
