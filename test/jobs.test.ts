@@ -208,6 +208,45 @@ describe('ownership and expiry', () => {
     expect(missing.status).toBe(404);
   });
 
+  it("lists the account's jobs newest first, in pages that never repeat, and cancels only its own unfinished ones", async () => {
+    const account = `acct-list-${randomUUID().slice(0, 8)}`;
+    const key = await createTestKey(t.runtime, { account });
+    const otherKey = await createTestKey(t.runtime, { account: `${account}-other` });
+    const kind = uniqueKind('listed');
+    const jobs = [];
+    for (let i = 0; i < 5; i++) jobs.push(await submitJob(db, { kind, accountId: account, input: { rows: 1 } }));
+    await submitJob(db, { kind, accountId: `${account}-other`, input: { rows: 1 } });
+    const as = (k: string) => (path: string) => request(t.app).get(path).set('Authorization', `Bearer ${k}`);
+    const ids = (res: request.Response) => (res.body.jobs as Array<{ id: string }>).map((j) => j.id);
+    const first = await as(key)('/v1/jobs?limit=2');
+    expect(first.status).toBe(200);
+    expect(ids(first)).toEqual([jobs[4]!.id, jobs[3]!.id]);
+    // a job submitted between pages comes first next time, and moves nothing on the pages after
+    const later = await submitJob(db, { kind, accountId: account, input: { rows: 1 } });
+    const second = await as(key)(`/v1/jobs?limit=2&before=${first.body.next_before}`);
+    expect(ids(second)).toEqual([jobs[2]!.id, jobs[1]!.id]);
+    const all = await as(key)('/v1/jobs?limit=100');
+    expect(ids(all)).toEqual([later, ...[...jobs].reverse()].map((j) => j.id));
+    expect(all.body.next_before).toBeNull();
+
+    const cancel = (k: string, id: string) =>
+      request(t.app).post(`/v1/jobs/${id}/cancel`).set('Authorization', `Bearer ${k}`);
+    expect((await cancel(otherKey, jobs[0]!.id)).status).toBe(404);
+    const cancelled = await cancel(key, jobs[0]!.id);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.job).toMatchObject({ id: jobs[0]!.id, state: 'cancelled' });
+    const again = await cancel(key, jobs[0]!.id);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/is cancelled; it cannot become cancelled/);
+    const onlyCancelled = await as(key)('/v1/jobs?state=cancelled');
+    expect(ids(onlyCancelled)).toEqual([jobs[0]!.id]);
+    for (const bad of ['/v1/jobs?limit=0', '/v1/jobs?limit=101', '/v1/jobs?state=done']) {
+      const res = await as(key)(bad);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error).toMatch(/limit|state/);
+    }
+  });
+
   it('expires finished jobs after the retention and removes their rows', async () => {
     const kind = uniqueKind('expiry');
     const job = await submitJob(db, { kind, accountId: 'acct-a', input: { rows: 2, batch: 2 } });

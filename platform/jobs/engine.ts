@@ -216,6 +216,36 @@ async function move(
   throw new AppError('CONFLICT', `Job ${id} is ${current.state}; it cannot become ${to}.`);
 }
 
+/** Most jobs one page of `listJobs` holds. */
+export const MAX_JOB_PAGE = 100;
+
+/**
+ * The account's jobs, newest first, optionally of one state; `before` (a job id of the account)
+ * pages on from that job. Keyset on the job's sequence number, so a page never repeats or skips a
+ * job however many are submitted meanwhile.
+ */
+export async function listJobs(
+  db: Database,
+  accountId: string,
+  options: { state?: JobState; limit: number; before?: string },
+): Promise<Job[]> {
+  const params: unknown[] = [accountId, Math.min(Math.max(options.limit, 1), MAX_JOB_PAGE)];
+  let where = 'account_id = $1';
+  if (options.state) {
+    params.push(options.state);
+    where += ` AND state = $${params.length}`;
+  }
+  if (options.before) {
+    params.push(options.before);
+    where += ` AND seq < (SELECT b.seq FROM platform.job b WHERE b.id = $${params.length} AND b.account_id = $1)`;
+  }
+  const rows = await db.query<JobRow>(
+    `SELECT ${COLUMNS} FROM platform.job WHERE ${where} ORDER BY seq DESC LIMIT $2`,
+    params,
+  );
+  return rows.map(toJob);
+}
+
 /** awaiting_approval → queued (enrich's approve step); `input` patches the job's input. */
 export async function approveJob(
   db: Database,

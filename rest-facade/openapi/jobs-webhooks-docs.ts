@@ -57,6 +57,14 @@ export const JOBS_WEBHOOKS_SCHEMAS: Record<string, SchemaObject> = {
     'A durable job and its progress.',
   ),
   JobStatus: object({ success: { const: true }, job: schemaRef('Job') }, "One job of the caller's account."),
+  JobList: object(
+    {
+      success: { const: true },
+      jobs: { type: 'array', items: schemaRef('Job') },
+      next_before: { type: ['string', 'null'], description: 'Pass as `before` for the next page; null on the last.' },
+    },
+    "The caller's account's jobs, newest first.",
+  ),
   WebhookEndpoint: object(endpointProps, 'A webhook endpoint (never its secret).'),
   WebhookEndpointWithSecret: object(
     {
@@ -126,6 +134,24 @@ export const JOBS_WEBHOOKS_ROUTE_DOCS: Record<string, RouteDoc> = {
     notes:
       'States: awaiting_approval, queued, running, succeeded, failed, cancelled, expired. Results are kept for ' +
       'LANDGRAPH_JOB_RETENTION_HOURS (default 168) after the job finishes, then removed (state expired).',
+    raises: {
+      404: {
+        description: "No such job in the caller's account (another account's job included).",
+        message: 'No job job_nope.',
+        hint: 'A job is readable only by the account that created it.',
+      },
+    },
+  },
+  'GET /v1/jobs': {
+    success: schemaRef('JobList'),
+    successDescription: "The account's jobs, newest first (at most 100 a page).",
+    credited: false,
+  },
+  'POST /v1/jobs/:id/cancel': {
+    success: schemaRef('JobStatus'),
+    successDescription: 'The job, now cancelled; a running job stops at its next batch.',
+    credited: false,
+    notes: 'A job that has finished (succeeded, failed, cancelled or expired) answers 409 naming its state.',
     raises: {
       404: {
         description: "No such job in the caller's account (another account's job included).",

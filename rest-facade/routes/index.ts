@@ -55,7 +55,7 @@ import {
   localitySupermarkets,
   localityTransportStops,
 } from './locality.ts';
-import { jobStatus } from './jobs.ts';
+import { jobCancel, jobList, jobStatus } from './jobs.ts';
 import {
   webhookEndpointCreate,
   webhookEndpointDelete,
@@ -135,7 +135,9 @@ export const ROUTES: RouteDefinition[] = [
   localityTransportStops,
   localitySuburbAmenities,
   catchmentWalking,
+  jobList,
   jobStatus,
+  jobCancel,
   webhookEndpointCreate,
   webhookEndpointList,
   webhookEndpointShow,
