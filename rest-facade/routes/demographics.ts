@@ -3,8 +3,9 @@ import { AppError } from '../../core/errors.ts';
 import { detectState } from '../../core/geo.ts';
 import { assertPoint } from '../../core/validate.ts';
 import { unwrap } from '../graph-result.ts';
-import { numeric, stateParam, textParam } from '../params.ts';
+import { stateParam, textParam } from '../params.ts';
 import { defineRoute } from '../route.ts';
+import { pointParcelOrAddressQuery } from './parcel-point.ts';
 import type { LayerFields } from './cadastre.ts';
 import { LAYER_FIELDS, creditOf } from './cadastre.ts';
 
@@ -49,24 +50,7 @@ const SUBURB_DEMOGRAPHICS = `query SuburbDemographics($state: String!, $suburb: 
 }`;
 
 /** lat and lng, or pfi and state, or gnaf_pid (spec 2.1.2): exactly one. */
-export const demographicsQuery = z
-  .object({
-    lat: numeric('lat').optional(),
-    lng: numeric('lng').optional(),
-    pfi: textParam('pfi', 64).optional(),
-    state: stateParam.optional(),
-    gnaf_pid: textParam('gnaf_pid', 32).optional(),
-  })
-  .superRefine((q, ctx) => {
-    const forms = [q.lat !== undefined || q.lng !== undefined, q.pfi !== undefined, q.gnaf_pid !== undefined];
-    if (forms.filter(Boolean).length !== 1) {
-      ctx.addIssue({ code: 'custom', message: 'Give the place one way: lat and lng, or pfi and state, or gnaf_pid.' });
-    } else if ((q.lat === undefined) !== (q.lng === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'lat and lng must be given together.' });
-    } else if (q.pfi !== undefined && q.state === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'pfi needs state: parcel identifiers are only unique within a state.' });
-    }
-  });
+export const demographicsQuery = pointParcelOrAddressQuery;
 
 type PropertyDemographics = { property: { state: string; demographics: DemographicsLayerFields } | null };
 

@@ -1,8 +1,9 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { RequestScope } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Graph } from '../../gateway/graph.ts';
 import { unwrap } from '../graph-result.ts';
+import { numeric, stateParam, textParam } from '../params.ts';
 
 /**
  * Spec 2.1.2: a point route takes pfi + state in place of lat/lng, and answers at the point the
@@ -24,6 +25,29 @@ export function refinePointOrParcel(
     ctx.addIssue({ code: 'custom', message: 'pfi needs state: parcel identifiers are only unique within a state.' });
   }
 }
+
+/**
+ * The query of a property route naming its place one way (spec 2.1.2): lat and lng, or pfi and
+ * state, or gnaf_pid. A route extends it with its own parameters.
+ */
+export const pointParcelOrAddressQuery = z
+  .object({
+    lat: numeric('lat').optional(),
+    lng: numeric('lng').optional(),
+    pfi: textParam('pfi', 64).optional(),
+    state: stateParam.optional(),
+    gnaf_pid: textParam('gnaf_pid', 32).optional(),
+  })
+  .superRefine((q, ctx) => {
+    const forms = [q.lat !== undefined || q.lng !== undefined, q.pfi !== undefined, q.gnaf_pid !== undefined];
+    if (forms.filter(Boolean).length !== 1) {
+      ctx.addIssue({ code: 'custom', message: 'Give the place one way: lat and lng, or pfi and state, or gnaf_pid.' });
+    } else if ((q.lat === undefined) !== (q.lng === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'lat and lng must be given together.' });
+    } else if (q.pfi !== undefined && q.state === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'pfi needs state: parcel identifiers are only unique within a state.' });
+    }
+  });
 
 /** The 404 for a parcel the cadastre does not hold. */
 export const unknownParcel = (pfi: string, state: string): AppError =>
