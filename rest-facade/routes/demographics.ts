@@ -5,7 +5,7 @@ import { assertPoint } from '../../core/validate.ts';
 import { unwrap } from '../graph-result.ts';
 import { stateParam, textParam } from '../params.ts';
 import { defineRoute } from '../route.ts';
-import { pointParcelOrAddressQuery } from './parcel-point.ts';
+import { pointParcelOrAddressQuery, propertyByParcelOrAddress } from './parcel-point.ts';
 import type { LayerFields } from './cadastre.ts';
 import { LAYER_FIELDS, creditOf } from './cadastre.ts';
 
@@ -52,8 +52,6 @@ const SUBURB_DEMOGRAPHICS = `query SuburbDemographics($state: String!, $suburb: 
 /** lat and lng, or pfi and state, or gnaf_pid (spec 2.1.2): exactly one. */
 export const demographicsQuery = pointParcelOrAddressQuery;
 
-type PropertyDemographics = { property: { state: string; demographics: DemographicsLayerFields } | null };
-
 const failed = (layer: LayerFields) =>
   new AppError('UPSTREAM_UNAVAILABLE', layer.message ?? 'The demographics source failed.', 'Retry shortly.');
 
@@ -81,21 +79,15 @@ export const localityDemographics = defineRoute({
         ),
       ).demographicsAt;
     } else {
-      const byParcel = q.pfi !== undefined;
-      const result = byParcel
-        ? await graph.execute<PropertyDemographics>(DEMOGRAPHICS_OF_PARCEL, { pfi: q.pfi, state: q.state }, scope)
-        : await graph.execute<PropertyDemographics>(DEMOGRAPHICS_OF_ADDRESS, { gnafPid: q.gnaf_pid }, scope);
-      const found = unwrap(result).property;
-      if (!found) {
-        throw new AppError(
-          'NOT_FOUND',
-          byParcel ? `No parcel with PFI ${q.pfi} in ${q.state}.` : `No property with gnaf_pid ${q.gnaf_pid}.`,
-          'Identifiers are stable across releases; check it was copied whole, or look the place up by lat and lng.',
-        );
-      }
-      query = byParcel ? { pfi: q.pfi, state: q.state } : { gnaf_pid: q.gnaf_pid };
-      property = byParcel ? { parcel_pfi: q.pfi, state: found.state } : { gnaf_pid: q.gnaf_pid, state: found.state };
-      layer = found.demographics;
+      const answer = await propertyByParcelOrAddress<{ state: string; demographics: DemographicsLayerFields }>(
+        graph,
+        scope,
+        q,
+        { ofParcel: DEMOGRAPHICS_OF_PARCEL, ofAddress: DEMOGRAPHICS_OF_ADDRESS },
+        'the place',
+      );
+      ({ query, property } = answer);
+      layer = answer.found.demographics;
     }
     if (layer.status === 'error') throw failed(layer);
     const credit = creditOf(layer);

@@ -81,3 +81,34 @@ export async function parcelPoint(
   }
   return property.location;
 }
+
+/**
+ * A property route's answer for a parcel (pfi + state) or an address (gnaf_pid): runs the route's
+ * operation for the form given and returns the property (its layer read by the caller) with the
+ * `query` and `property` blocks the answer echoes; 404 when the graph holds no such property.
+ */
+export async function propertyByParcelOrAddress<P extends { state: string }>(
+  graph: Graph,
+  scope: RequestScope,
+  q: { pfi?: string; state?: string; gnaf_pid?: string },
+  operations: { ofParcel: string; ofAddress: string },
+  lookedUpAs: string,
+): Promise<{ found: P; query: Record<string, unknown>; property: Record<string, unknown> }> {
+  const byParcel = q.pfi !== undefined;
+  const result = byParcel
+    ? await graph.execute<{ property: P | null }>(operations.ofParcel, { pfi: q.pfi, state: q.state }, scope)
+    : await graph.execute<{ property: P | null }>(operations.ofAddress, { gnafPid: q.gnaf_pid }, scope);
+  const found = unwrap(result).property;
+  if (!found) {
+    throw new AppError(
+      'NOT_FOUND',
+      byParcel ? `No parcel with PFI ${q.pfi} in ${q.state}.` : `No property with gnaf_pid ${q.gnaf_pid}.`,
+      `Identifiers are stable across releases; check it was copied whole, or look ${lookedUpAs} up by lat and lng.`,
+    );
+  }
+  return {
+    found,
+    query: byParcel ? { pfi: q.pfi, state: q.state } : { gnaf_pid: q.gnaf_pid },
+    property: byParcel ? { parcel_pfi: q.pfi, state: found.state } : { gnaf_pid: q.gnaf_pid, state: found.state },
+  };
+}

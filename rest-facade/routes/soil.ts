@@ -3,7 +3,7 @@ import { detectState } from '../../core/geo.ts';
 import { assertPoint } from '../../core/validate.ts';
 import { unwrap } from '../graph-result.ts';
 import { defineRoute } from '../route.ts';
-import { pointParcelOrAddressQuery } from './parcel-point.ts';
+import { pointParcelOrAddressQuery, propertyByParcelOrAddress } from './parcel-point.ts';
 import type { LayerFields } from './cadastre.ts';
 import { LAYER_FIELDS, creditOf } from './cadastre.ts';
 
@@ -27,8 +27,6 @@ const SOIL_OF_ADDRESS = `query SoilOfAddress($gnafPid: ID!) {
 /** lat and lng, or pfi and state, or gnaf_pid (spec 2.1.2): exactly one. */
 export const soilQuery = pointParcelOrAddressQuery;
 
-type PropertySoil = { property: { state: string; soil: SoilLayerFields } | null };
-
 export const soil = defineRoute({
   method: 'get',
   path: '/api/soil',
@@ -49,21 +47,15 @@ export const soil = defineRoute({
         await graph.execute<{ soilAt: SoilLayerFields }>(SOIL_AT, { lat: q.lat, lng: q.lng, state }, scope),
       ).soilAt;
     } else {
-      const byParcel = q.pfi !== undefined;
-      const result = byParcel
-        ? await graph.execute<PropertySoil>(SOIL_OF_PARCEL, { pfi: q.pfi, state: q.state }, scope)
-        : await graph.execute<PropertySoil>(SOIL_OF_ADDRESS, { gnafPid: q.gnaf_pid }, scope);
-      const found = unwrap(result).property;
-      if (!found) {
-        throw new AppError(
-          'NOT_FOUND',
-          byParcel ? `No parcel with PFI ${q.pfi} in ${q.state}.` : `No property with gnaf_pid ${q.gnaf_pid}.`,
-          'Identifiers are stable across releases; check it was copied whole, or look the soil up by lat and lng.',
-        );
-      }
-      query = byParcel ? { pfi: q.pfi, state: q.state } : { gnaf_pid: q.gnaf_pid };
-      property = byParcel ? { parcel_pfi: q.pfi, state: found.state } : { gnaf_pid: q.gnaf_pid, state: found.state };
-      layer = found.soil;
+      const answer = await propertyByParcelOrAddress<{ state: string; soil: SoilLayerFields }>(
+        graph,
+        scope,
+        q,
+        { ofParcel: SOIL_OF_PARCEL, ofAddress: SOIL_OF_ADDRESS },
+        'the soil',
+      );
+      ({ query, property } = answer);
+      layer = answer.found.soil;
     }
     if (layer.status === 'error') {
       throw new AppError('UPSTREAM_UNAVAILABLE', layer.message ?? 'The soil source failed.', 'Retry shortly.');
