@@ -5,6 +5,7 @@ import { AppError } from '../core/errors.ts';
 import { migrate } from '../core/migrate.ts';
 import { KeyStore } from '../platform/keys.ts';
 import { UsageMeter, monthOf } from '../platform/usage.ts';
+import { commaList, printJson } from './admin-io.ts';
 
 export const KEYS_USAGE = `Usage: landgraph keys <command>
 
@@ -28,16 +29,6 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
   if (!Number.isInteger(n) || n <= 0)
     throw new AppError('BAD_REQUEST', `--${name} must be a positive whole number, got '${value}'.`);
   return n;
-}
-
-const list = (value: string | undefined) =>
-  (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** The key administration commands; they work while the server runs (embedded: over its socket). */
@@ -79,36 +70,40 @@ export async function runKeysCommand(args: string[]): Promise<number> {
         const created = await keys.create({
           name: values.name ?? '',
           kind: values.kind,
-          scopes: list(values.scopes),
-          capabilities: list(values.capabilities),
+          scopes: commaList(values.scopes),
+          capabilities: commaList(values.capabilities),
           rateLimitPerMinute: wholeNumber('rate-limit', values['rate-limit']),
           monthlyQuota: wholeNumber('quota', values.quota),
           dailyCap: wholeNumber('daily-cap', values['daily-cap']),
           account: values.account,
-          embedAllowList: list(values['embed-allow-list']),
+          embedAllowList: commaList(values['embed-allow-list']),
         });
-        print({ ...created.key, secret: created.secret, note: 'The secret is shown once; only its hash is stored.' });
+        printJson({
+          ...created.key,
+          secret: created.secret,
+          note: 'The secret is shown once; only its hash is stored.',
+        });
         return 0;
       }
       case 'list':
-        print(await keys.list());
+        printJson(await keys.list());
         return 0;
       case 'show':
-        print(await keys.show(needId()));
+        printJson(await keys.show(needId()));
         return 0;
       case 'rotate': {
         const rotated = await keys.rotate(needId());
-        print({ ...rotated.key, secret: rotated.secret, note: 'The previous secret no longer works.' });
+        printJson({ ...rotated.key, secret: rotated.secret, note: 'The previous secret no longer works.' });
         return 0;
       }
       case 'suspend':
-        print(await keys.suspend(needId()));
+        printJson(await keys.suspend(needId()));
         return 0;
       case 'resume':
-        print(await keys.resume(needId()));
+        printJson(await keys.resume(needId()));
         return 0;
       case 'revoke':
-        print(await keys.revoke(needId()));
+        printJson(await keys.revoke(needId()));
         return 0;
       case 'usage': {
         const key = await keys.show(needId());
@@ -118,7 +113,7 @@ export async function runKeysCommand(args: string[]): Promise<number> {
         const meter = new UsageMeter(db);
         const usage = await meter.usage(key.id, month);
         await meter.close();
-        print({
+        printJson({
           key: key.id,
           month,
           usage,

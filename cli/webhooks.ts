@@ -5,6 +5,7 @@ import { AppError } from '../core/errors.ts';
 import { migrate } from '../core/migrate.ts';
 import { WebhookStore, endpointView } from '../platform/webhooks/endpoints.ts';
 import { ALL_EVENT_TYPES } from '../platform/webhooks/events.ts';
+import { commaList, printJson } from './admin-io.ts';
 
 export const WEBHOOKS_USAGE = `Usage: landgraph webhooks <command>
 
@@ -20,16 +21,6 @@ export const WEBHOOKS_USAGE = `Usage: landgraph webhooks <command>
   Event kinds: ${ALL_EVENT_TYPES.join(', ')}.
   Filters (--lga-code, --bbox) apply to development_application.updated.
 `;
-
-const list = (value: string | undefined) =>
-  (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
 
 /** Webhook endpoint administration; works while the server runs (embedded: over its socket). */
 export async function runWebhooksCommand(args: string[]): Promise<number> {
@@ -67,42 +58,42 @@ export async function runWebhooksCommand(args: string[]): Promise<number> {
     };
     switch (command) {
       case 'list':
-        print((await store.list(values.account)).map((e) => ({ ...endpointView(e), account: e.accountId })));
+        printJson((await store.list(values.account)).map((e) => ({ ...endpointView(e), account: e.accountId })));
         return 0;
       case 'create': {
         if (!values.account)
           throw new AppError('BAD_REQUEST', '--account is required (the key account the endpoint belongs to).');
         if (!values.url) throw new AppError('BAD_REQUEST', '--url is required.');
-        const bbox = values.bbox === undefined ? undefined : list(values.bbox).map(Number);
+        const bbox = values.bbox === undefined ? undefined : commaList(values.bbox).map(Number);
         const { endpoint, secret } = await store.create(values.account, {
           url: values.url,
-          events: list(values.events),
+          events: commaList(values.events),
           description: values.description,
           filters:
             values['lga-code'] !== undefined || bbox !== undefined ? { lga_code: values['lga-code'], bbox } : undefined,
         });
-        print({ ...endpointView(endpoint), secret, note: 'The signing secret is shown once.' });
+        printJson({ ...endpointView(endpoint), secret, note: 'The signing secret is shown once.' });
         return 0;
       }
       case 'show':
-        print(endpointView(await store.get(needId())));
+        printJson(endpointView(await store.get(needId())));
         return 0;
       case 'rotate': {
         const { endpoint, secret } = await store.rotate(needId());
-        print({ ...endpointView(endpoint), secret, note: 'The new signing secret is shown once.' });
+        printJson({ ...endpointView(endpoint), secret, note: 'The new signing secret is shown once.' });
         return 0;
       }
       case 'enable':
-        print(endpointView(await store.enable(needId())));
+        printJson(endpointView(await store.enable(needId())));
         return 0;
       case 'delete':
-        print(endpointView(await store.delete(needId())));
+        printJson(endpointView(await store.delete(needId())));
         return 0;
       case 'deliveries': {
         const limit = values.limit === undefined ? 50 : Number(values.limit);
         if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
           throw new AppError('BAD_REQUEST', '--limit must be a whole number from 1 to 1000.');
-        print(await store.deliveries(needId(), undefined, { limit }));
+        printJson(await store.deliveries(needId(), undefined, { limit }));
         return 0;
       }
     }
