@@ -84,6 +84,32 @@ function requireInternalSecret(config: Config): string {
   );
 }
 
+async function graphForMode(
+  config: Config,
+  db: Database,
+  catalog: ProvenanceCatalog,
+  secret: string | undefined,
+): Promise<Graph> {
+  return config.mode === 'distributed' && secret
+    ? createGraph({
+        kind: 'distributed',
+        urls: distributedSubgraphUrls(config),
+        secret,
+        timeoutMs: config.subgraphTimeoutMs,
+      })
+    : createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog, config) });
+}
+
+/**
+ * The graph of a `landgraph worker` process, in the configured mode: in-process subgraphs over the
+ * worker's own database (embedded), or the subgraph services over HTTP, signed like the gateway's
+ * calls (distributed), so a job reads its layers exactly as a request does.
+ */
+export function openWorkerGraph(config: Config, db: Database): Promise<Graph> {
+  const secret = config.mode === 'distributed' ? requireInternalSecret(config) : undefined;
+  return graphForMode(config, db, new ProvenanceCatalog(db), secret);
+}
+
 export async function startRuntime(
   config: Config,
   options: { db?: Database; prepare?: boolean } = {},
@@ -94,15 +120,7 @@ export async function startRuntime(
   if (options.prepare !== false) await prepareDatabase(db, config);
   const catalog = new ProvenanceCatalog(db);
   const subgraphUrls = config.mode === 'embedded' ? null : distributedSubgraphUrls(config);
-  const graph =
-    subgraphUrls && secret
-      ? await createGraph({
-          kind: 'distributed',
-          urls: subgraphUrls,
-          secret,
-          timeoutMs: config.subgraphTimeoutMs,
-        })
-      : await createGraph({ kind: 'embedded', subgraphs: buildSubgraphs(db, catalog, config) });
+  const graph = await graphForMode(config, db, catalog, secret);
   const cache = await openCache(config.redisUrl);
   const limiter = await openRateLimiter(config.redisUrl);
   const meter = new UsageMeter(db);

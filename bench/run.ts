@@ -5,8 +5,9 @@
  * GET /v1/planning-provisions and GET /v1/envelope-by-address through the facade alone
  * and the layer routes of issue #11 with the whole property graph through REST and /graphql
  * and the whole graph against @graphql-hive/gateway over the distributed mode's subgraph services
- * (`--only start|lookup|address|planning|layers|graph|analytics|catchment` runs one phase; layers includes graph unless --no-peer;
- * analytics times the suburb-analytics bundle, screen and timeseries against their p50 targets; catchment the walking catchment). First of all, the start phase times the
+ * (`--only start|lookup|address|planning|layers|graph|analytics|catchment|p7|enrich` runs one phase; layers includes graph unless --no-peer;
+ * analytics times the suburb-analytics bundle, screen and timeseries against their p50 targets; catchment the walking catchment;
+ * p7 the DA feed over 1,000,000 DAs, lots nearby and lot tiles in a database of its own; enrich one 2,000-row enrich job). First of all, the start phase times the
  * embedded default's cold and warm starts and reads its memory after a mix of requests. Bounded: loopback only, every phase has a
  * fixed duration, children are stopped on any exit.
  */
@@ -66,6 +67,10 @@ import { measureStart, startDocs, startSection, startVerdict } from './start-pha
 import type { AnalyticsQueries } from './analytics-phase.ts';
 import { analyticsQueries, analyticsVerdict, measureAnalyticsRoutes } from './analytics-phase.ts';
 import { catchmentPaths, catchmentVerdict, checkCatchments, measureCatchments } from './catchment-phase.ts';
+import { P7_DATABASE_URL, prepareP7Database } from './p7-data.ts';
+import { describeP7Checks, measureP7, p7Requests } from './p7-phase.ts';
+import { P7_ROW, p7Queries } from './p7-queries.ts';
+import { p7Section, p7Table, p7Verdict, writeP7Docs } from './p7-report.ts';
 import type { Window } from './profile.ts';
 import { monotonicUs, summariseProfiles } from './profile.ts';
 import type { RouteResult, RunFacts } from './report.ts';
@@ -78,7 +83,18 @@ const START_TIMEOUT_MS = 180_000;
 const PARITY_SAMPLES = 20;
 /** Addresses whose G-NAF line and whole typed line are checked besides the measured queries. */
 const ADDRESS_CHECK_SAMPLE = 500;
-const PHASES = ['start', 'lookup', 'address', 'planning', 'layers', 'graph', 'analytics', 'catchment'] as const;
+const PHASES = [
+  'start',
+  'lookup',
+  'address',
+  'planning',
+  'layers',
+  'graph',
+  'analytics',
+  'catchment',
+  'p7',
+  'enrich',
+] as const;
 type Phase = (typeof PHASES)[number];
 
 function options() {
@@ -102,6 +118,9 @@ function options() {
       'layers-connections': { type: 'string', default: '1,16' },
       'catchment-points': { type: 'string', default: '200' },
       'catchment-connections': { type: 'string', default: '1,4' },
+      'p7-applications': { type: 'string', default: '1000000' },
+      'p7-lots': { type: 'string', default: '1000' },
+      'p7-connections': { type: 'string', default: '1,16' },
       'start-entry': { type: 'string', default: 'dist' },
       'start-requests': { type: 'string', default: '1000' },
       'warm-starts': { type: 'string', default: '3' },
@@ -122,7 +141,12 @@ function options() {
   if (only !== undefined && !PHASES.includes(only as Phase)) throw new Error(`--only must be ${PHASES.join(' or ')}`);
   const phases = new Set<Phase>(only === undefined ? PHASES : [only as Phase]);
   const counts = (
-    name: 'address-connections' | 'planning-connections' | 'layers-connections' | 'catchment-connections',
+    name:
+      | 'address-connections'
+      | 'planning-connections'
+      | 'layers-connections'
+      | 'catchment-connections'
+      | 'p7-connections',
   ) => values[name].split(',').map((n) => int(name, n.trim(), 1, 256));
   const startEntry: 'dist' | 'sources' = values['start-entry'] === 'sources' ? 'sources' : 'dist';
   if (values['start-entry'] !== startEntry) throw new Error('--start-entry must be dist or sources');
@@ -140,6 +164,9 @@ function options() {
     layersConnections: counts('layers-connections'),
     catchmentPoints: int('catchment-points', values['catchment-points'], 1, 100_000),
     catchmentConnections: counts('catchment-connections'),
+    p7Applications: int('p7-applications', values['p7-applications'], 1_000, 10_000_000),
+    p7Lots: int('p7-lots', values['p7-lots'], 1, 100_000),
+    p7Connections: counts('p7-connections'),
     peer: !values['no-peer'],
     prepareOnly: values['prepare-only'],
     // 8 subgraph services and the gateway each hold a pool: 9 x 4 leaves room under max_connections 100
@@ -527,13 +554,90 @@ async function startPhase(opts: Options, code: string): Promise<void> {
   process.stdout.write(`\nwrote ${DOCS}\n`);
 }
 
+/**
+ * The P7 phase (bench/p7-*.ts): its own database of 1,000,000 DAs and some 90,000 lots, its own
+ * facade on it; every request checked (the feed's pages against SQL), then measured; written to the docs.
+ */
+async function p7Phase(opts: Options, code: string): Promise<void> {
+  const databaseUrl = process.env.BENCH_P7_DATABASE_URL ?? P7_DATABASE_URL;
+  const say = (text: string) => process.stdout.write(`${text}\n`);
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' / ');
+  say(`preparing ${new URL(databaseUrl).pathname.slice(1)}`);
+  const data = await prepareP7Database(databaseUrl, loadConfig().sandboxSeed, opts.p7Applications, say);
+  say(
+    `${data.applications.toLocaleString('en-AU')} DAs (${data.benchApplications.toLocaleString('en-AU')} synthetic), ${data.lots.toLocaleString('en-AU')} lots in ${data.estates} estates, ready in ${(data.ms / 1000).toFixed(0)} s`,
+  );
+  const queries = await p7Queries(databaseUrl, opts.p7Lots);
+  const servers = await startServers(databaseUrl, opts.poolMax, true, false, false);
+  try {
+    const probes = [
+      `/v1/development-applications/feed?lga_code=325&limit=1`,
+      `/v1/land-supply/lots/nearby?lat=-36.7&lng=144.3&radius_km=1`,
+    ].map((path) => `${servers.facade.url}${path}`);
+    const headers = await benchHeaders(ROOT, probes, databaseUrl);
+    const target: Target = {
+      url: servers.facade.url,
+      pid: pidOf(servers.facade),
+      database: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)),
+      headers,
+    };
+    say("checking every P7 request (the feed's pages against SQL)");
+    const requests = await p7Requests(databaseUrl, servers.facade.url, headers, queries);
+    const checked = describeP7Checks(requests.checks);
+    for (const text of checked) say(`  ${text}`);
+    const loadAvgBefore = load();
+    const results = await measureP7(
+      target,
+      requests,
+      {
+        load: opts.load,
+        connections: opts.p7Connections,
+        rounds: opts.rounds,
+        initialWarmupS: opts.initialWarmupS,
+      },
+      (row, connections, m) => process.stdout.write(line(`${P7_ROW[row].label}@${connections}`, m)),
+    );
+    const loadAvgAfter = load();
+    say(`\n${p7Table(results)}\n\n${p7Verdict(results, data.applications)}`);
+    if (!opts.docs) return;
+    const facts = {
+      ...machineFacts(),
+      postgres: (await databaseFacts(databaseUrl)).postgres,
+      postgis: (await databaseFacts(databaseUrl)).postgis,
+      durationS: opts.load.durationS,
+      warmupS: opts.load.warmupS,
+      initialWarmupS: opts.initialWarmupS,
+      rounds: opts.rounds,
+      poolMax: opts.poolMax,
+      facadeCommand: servers.facadeCommand,
+      code,
+      data,
+      since: queries.since,
+      connections: opts.p7Connections,
+      loadAvgBefore,
+      loadAvgAfter,
+    };
+    writeP7Docs(DOCS, data.applications, p7Section(facts, results, requests.checks, []));
+    say(`\nwrote ${DOCS}`);
+  } finally {
+    await stopAllChildren();
+  }
+}
+
 async function main(): Promise<void> {
   const opts = options();
   stopChildrenOnExit(stopLoad);
   // the code the servers will load, read before they start: the tree may change during a long run
   const code = codeVersion();
   if (opts.phases.has('start')) await startPhase(opts, code);
-  if (opts.phases.size === 1 && opts.phases.has('start')) return;
+  if (opts.phases.has('p7')) await p7Phase(opts, code);
+  // enrich: one 2,000-row job on its own bench database (bench/enrich.ts), target under 30 s
+  if (opts.phases.has('enrich'))
+    execFileSync(process.execPath, ['--import', 'tsx', 'bench/enrich.ts'], { cwd: ROOT, stdio: 'inherit' });
+  if ([...opts.phases].every((phase) => phase === 'start' || phase === 'p7' || phase === 'enrich')) return;
   // a scaled sandbox gets its own database, so switching sizes does not reseed each time
   const databaseUrl =
     process.env.BENCH_DATABASE_URL ??

@@ -4,7 +4,10 @@
  * within 10 s). On DATABASE_URL, or a throwaway embedded database. Bounded: loopback only, a
  * fixed number of events, everything it starts is stopped at the end.
  *
- *   node --import tsx bench/webhooks-fanout.ts [--events 1000] [--endpoints 10] [--concurrency 10]
+ *   node --import tsx bench/webhooks-fanout.ts [--events 1000] [--endpoints 10] [--concurrency 10] [--backlog]
+ *
+ * --backlog publishes every event before the worker starts, so the whole fan-out is delivered after
+ * the last event (the drain of a standing backlog) instead of alongside the publishing.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,6 +29,7 @@ const { values } = parseArgs({
     events: { type: 'string', default: '1000' },
     endpoints: { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '10' },
+    backlog: { type: 'boolean', default: false },
   },
 });
 const EVENTS = Number(values.events);
@@ -76,15 +80,18 @@ try {
   for (let i = 0; i < ENDPOINTS; i++) {
     await store.create(account, { url: `https://127.0.0.1:${port}/ep${i}`, events: ['export.job.completed'] });
   }
-  const worker = await new JobWorker(db, new JobRegistry().register(webhookDeliveryHandler), config, {
-    concurrency: Number(values.concurrency),
-    sweepEveryMs: null,
-  }).start();
+  const startWorker = () =>
+    new JobWorker(db, new JobRegistry().register(webhookDeliveryHandler), config, {
+      concurrency: Number(values.concurrency),
+      sweepEveryMs: null,
+    }).start();
+  const early = values.backlog ? null : await startWorker();
   const started = Date.now();
   for (let n = 1; n <= EVENTS; n++) {
     await publishEvent(db, { type: 'export.job.completed', accountId: account, data: { n } });
   }
   const published = Date.now();
+  const worker = early ?? (await startWorker());
   const expected = EVENTS * ENDPOINTS;
   const deadline = published + 120_000;
   const total = () => [...seen.values()].reduce((a, b) => a + b, 0);
@@ -93,6 +100,7 @@ try {
   closeDeliveryAgents();
   const report = {
     database: db.kind,
+    backlog: values.backlog,
     events: EVENTS,
     endpoints: ENDPOINTS,
     deliveries: total(),

@@ -109,7 +109,7 @@ export async function startDistributed(config: Config, options: ServeOptions = {
     await prepareDatabase(db, config);
     for (const name of SUBGRAPH_NAMES) children.push(spawnSubgraph(name, db, config, secret, options));
     // The job worker runs as a process of its own too (`landgraph worker`); the CLI's start asks for it.
-    if (options.jobWorker) children.push(spawnWorker(db, config));
+    if (options.jobWorker) children.push(spawnWorker(db, config, secret));
     const urls = distributedSubgraphUrls(config);
     await Promise.all(
       SUBGRAPH_NAMES.map((name, i) => waitUntilReady(urls[name].replace(/\/graphql$/, '/health'), children[i]!)),

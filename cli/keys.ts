@@ -11,8 +11,10 @@ export const KEYS_USAGE = `Usage: landgraph keys <command>
 
   create --name N --kind live|test --scopes a,b,c [--rate-limit 60] [--quota N] [--daily-cap N]
          [--capabilities bulk_export] [--account ACCOUNT] [--embed-allow-list https://maps.example.com,...]
+         [--export-rows-monthly N]
                       create a key and print it once, as JSON (only its hash is kept); pages on the
-                      --embed-allow-list origins may call the API with it from a browser (CORS)
+                      --embed-allow-list origins may call the API with it from a browser (CORS);
+                      --export-rows-monthly: its bulk-export rows a month (default LANDGRAPH_EXPORT_ROWS_MONTHLY)
   list                every key, without secrets
   show ID             one key
   rotate ID           a new secret for the key (printed once); the old one stops working at once
@@ -47,6 +49,7 @@ export async function runKeysCommand(args: string[]): Promise<number> {
       capabilities: { type: 'string' },
       account: { type: 'string' },
       'embed-allow-list': { type: 'string' },
+      'export-rows-monthly': { type: 'string' },
       month: { type: 'string' },
     },
   });
@@ -77,6 +80,7 @@ export async function runKeysCommand(args: string[]): Promise<number> {
           dailyCap: wholeNumber('daily-cap', values['daily-cap']),
           account: values.account,
           embedAllowList: commaList(values['embed-allow-list']),
+          exportRowsMonthly: wholeNumber('export-rows-monthly', values['export-rows-monthly']),
         });
         printJson({
           ...created.key,

@@ -18,6 +18,8 @@ import {
   NSW_RENTAL_BONDS_USAGE,
   NSW_SALES_USAGE,
   runIngestAbsApprovalsCommand,
+  runIngestSa2NamesCommand,
+  ABS_SA2_NAMES_USAGE,
   runIngestNswRentalBondsCommand,
   runIngestNswSalesCommand,
 } from './ingest/market-cli.ts';
@@ -85,6 +87,8 @@ const USAGE = `Usage: landgraph <command>
                             load NSW Fair Trading rental bond lodgements and holdings (XLSX saved as CSV)
   ingest abs-building-approvals <csv> [--dataset live] [--snapshot ID]
                             upsert ABS building approvals by SA2 (Data Explorer CSV)
+  ingest abs-sa2-names <csv> [--dataset live]
+                            load ASGS SA2 names by code (the ABS allocation file), naming code-only approvals
   ingest osm --file <extract.osm|extract.osm.pbf> [--state CODE] [--dataset live] [--snapshot ID]
                             load OpenStreetMap amenities and the walking network (ODbL)
   ingest land-supply --estates FILE --lots FILE [--week YYYY-MM-DD] [--dataset live]
@@ -160,6 +164,7 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['ingest nsw-sales', NSW_SALES_USAGE],
   ['ingest nsw-rental-bonds', NSW_RENTAL_BONDS_USAGE],
   ['ingest abs-building-approvals', ABS_APPROVALS_USAGE],
+  ['ingest abs-sa2-names', ABS_SA2_NAMES_USAGE],
   ['ingest osm', OSM_USAGE],
   ['ingest land-supply', LAND_SUPPLY_INGEST_USAGE],
   ['land-supply', LAND_SUPPLY_USAGE],
@@ -317,6 +322,7 @@ export async function main(args: string[]): Promise<number> {
         if (sub === 'nsw-sales') return await runIngestNswSalesCommand(rest);
         if (sub === 'nsw-rental-bonds') return await runIngestNswRentalBondsCommand(rest);
         if (sub === 'abs-building-approvals') return await runIngestAbsApprovalsCommand(rest);
+        if (sub === 'abs-sa2-names') return await runIngestSa2NamesCommand(rest);
         if (sub === 'osm') return await runIngestOsmCommand(rest);
         if (sub === 'land-supply') return await runIngestLandSupplyCommand(rest);
         return await runIngestCommand(args.slice(1));

@@ -61,7 +61,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
         feed: licensedMetricsFeed(config.licensedMetricsFeed),
       })
     : () => undefined;
-  const worker = options.jobWorker ? await startJobWorker(runtime.db, config) : null;
+  const worker = options.jobWorker ? await startJobWorker(runtime.db, config, { graph: runtime.graph }) : null;
   return {
     runtime,
     server,

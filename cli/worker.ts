@@ -7,6 +7,8 @@ import { loadConfig } from '../core/config.ts';
 import type { Database } from '../core/db.ts';
 import { EMBEDDED_CLIENT_POOL, openDatabase } from '../core/db.ts';
 import { AppError } from '../core/errors.ts';
+import type { GraphExecutor } from '../platform/jobs/worker.ts';
+import { openWorkerGraph } from '../app/runtime.ts';
 import { logger } from '../core/logger.ts';
 import { migrate } from '../core/migrate.ts';
 import { buildJobRegistry } from '../platform/jobs/index.ts';
@@ -24,8 +26,16 @@ export const WORKER_USAGE = `Usage: landgraph worker [--concurrency N]
 `;
 
 /** Starts a worker on `db` with every registered kind: the serving process's, or the worker command's. */
-export function startJobWorker(db: Database, config: Config, concurrency?: number): Promise<JobWorker> {
-  return new JobWorker(db, buildJobRegistry(config), config, { concurrency, onStop: closeDeliveryAgents }).start();
+export function startJobWorker(
+  db: Database,
+  config: Config,
+  options: { concurrency?: number; graph?: GraphExecutor } = {},
+): Promise<JobWorker> {
+  return new JobWorker(db, buildJobRegistry(config), config, {
+    concurrency: options.concurrency,
+    graph: options.graph,
+    onStop: closeDeliveryAgents,
+  }).start();
 }
 
 /** `landgraph worker`: runs until SIGTERM/SIGINT (or its parent's IPC channel closes). */
@@ -37,28 +47,47 @@ export async function runWorkerCommand(args: string[]): Promise<number> {
       'BAD_REQUEST',
       `--concurrency must be a whole number from 1 to 32, got '${values.concurrency}'.`,
     );
+  // Listen for the end before the slow start (database, migrations, the graph): a parent that dies
+  // while this worker is still starting must not leave it running on its own, claiming jobs.
+  const stopping = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    // started by `serve --distributed`: go when the parent goes, however it goes
+    if (process.send) {
+      process.once('disconnect', () => resolve('parent gone'));
+      if (!process.connected) resolve('parent gone');
+    }
+  });
+  const early: { why: string | null } = { why: null };
+  void stopping.then((why) => {
+    early.why = why;
+  });
   const config = loadConfig();
   const db = await openDatabase(config);
   await migrate(db);
-  const worker = await startJobWorker(db, config, concurrency);
-  process.stdout.write(`landgraph worker ${worker.name} running (${db.kind})\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (why: string) => {
-      logger.info(`worker stopping: ${why}`);
-      resolve();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    // started by `serve --distributed`: go when the parent goes, however it goes
-    if (process.send) process.once('disconnect', () => stop('parent gone'));
-  });
+  const graph = await openWorkerGraph(config, db);
+  if (early.why) {
+    logger.info(`worker stopping before it started: ${early.why}`);
+    await graph.stop();
+    await db.close();
+    return 0;
+  }
+  const worker = await startJobWorker(db, config, { concurrency, graph });
+  process.stdout.write(`landgraph worker ${worker.name} running (${db.kind}, ${config.mode} graph)\n`);
+  logger.info(`worker stopping: ${await stopping}`);
   await worker.stop();
+  await graph.stop();
   await db.close();
   return 0;
 }
 
-/** The worker process `serve --distributed` starts beside the subgraph services. */
-export function spawnWorker(db: Database, config: Config): ChildProcess {
+/**
+ * The worker process `serve --distributed` starts beside the subgraph services. It is told the
+ * mode, where the services listen and the run's signing key (which `serve --distributed` makes
+ * when none is configured), so its jobs read their layers from the same services the gateway
+ * calls, signed as the gateway signs, rather than from a second, in-process copy of every subgraph.
+ */
+export function spawnWorker(db: Database, config: Config, secret: string): ChildProcess {
   // the compiled build (dist/) starts its own JavaScript; the sources need tsx
   const compiled = import.meta.url.endsWith('.js');
   const entry = fileURLToPath(new URL(`./worker-process.${compiled ? 'js' : 'ts'}`, import.meta.url));
@@ -67,6 +96,10 @@ export function spawnWorker(db: Database, config: Config): ChildProcess {
       ...process.env,
       DATABASE_URL: db.url,
       DATABASE_POOL_MAX: db.kind === 'pglite' ? String(EMBEDDED_CLIENT_POOL) : String(config.databasePoolMax),
+      LANDGRAPH_MODE: 'distributed',
+      LANDGRAPH_SUBGRAPH_BASE_PORT: String(config.subgraphBasePort),
+      LANDGRAPH_SUBGRAPH_HOST: config.subgraphHost,
+      LANDGRAPH_INTERNAL_SECRET: secret,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

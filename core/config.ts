@@ -254,6 +254,14 @@ const EnvSchema = z.object({
   LANDGRAPH_WEBHOOK_RETRY_SCHEDULE_MS: parsedBy(parseSchedule),
   LANDGRAPH_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   LANDGRAPH_WEBHOOK_SECRET_KEY: z.string().trim().optional(),
+  // Bulk export: the monthly row allowance of a key that has none of its own (keys create --export-rows-monthly).
+  LANDGRAPH_EXPORT_ROWS_MONTHLY: z.coerce.number().int().min(0).max(100_000_000).default(100_000),
+  // Enrich's mapping model: an OpenAI-compatible chat-completions provider (all three, or none).
+  LANDGRAPH_ENRICH_LLM_URL: optionalUrl(['http', 'https']),
+  LANDGRAPH_ENRICH_LLM_KEY: z.string().trim().optional(),
+  LANDGRAPH_ENRICH_LLM_MODEL: z.string().trim().optional(),
+  LANDGRAPH_ENRICH_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8_000),
+  LANDGRAPH_ENRICH_LLM_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
   // Distributed mode: where the subgraph services listen and how the gateway calls them.
   LANDGRAPH_SUBGRAPH_HOST: z.string().trim().min(1).default('127.0.0.1'),
   LANDGRAPH_SUBGRAPH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -342,6 +350,8 @@ export type Config = {
   jobRetentionHours: number;
   /** Jobs one worker (the serving process's, or `landgraph worker`) runs at once. */
   jobWorkers: number;
+  /** Export rows a key may receive per calendar month (UTC) unless the key sets its own allowance. */
+  exportRowsMonthly: number;
   /** Registers the test-only job kinds (`test.rows`): the crash-recovery e2e sets it. */
   testJobKinds: boolean;
   /** Test only: lets webhook endpoints on loopback addresses register and receive deliveries. */
@@ -354,7 +364,37 @@ export type Config = {
   webhookTimeoutMs: number;
   /** Key the webhook signing secrets are encrypted under; unset: a key file in the data folder. */
   webhookSecretKey: string | undefined;
+  /** The model that may propose an enrich upload's column mapping; undefined: heuristics only. */
+  enrichLlm: EnrichLlmSettings | undefined;
 };
+
+/** An OpenAI-compatible chat-completions provider: POST {url}/chat/completions with a Bearer key. */
+export type EnrichLlmSettings = { url: string; key: string; model: string; timeoutMs: number; retries: number };
+
+/** All three of URL, key and model, or none: a half-configured provider fails the start rather than going unused. */
+function enrichLlmOf(e: z.output<typeof EnvSchema>): EnrichLlmSettings | undefined {
+  const url = e.LANDGRAPH_ENRICH_LLM_URL;
+  const key = e.LANDGRAPH_ENRICH_LLM_KEY || undefined;
+  const model = e.LANDGRAPH_ENRICH_LLM_MODEL || undefined;
+  if (!url && !key && !model) return undefined;
+  if (!url || !key || !model) {
+    const missing = [
+      !url && 'LANDGRAPH_ENRICH_LLM_URL',
+      !key && 'LANDGRAPH_ENRICH_LLM_KEY',
+      !model && 'LANDGRAPH_ENRICH_LLM_MODEL',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    throw new ConfigError(`Invalid configuration: the enrich mapping model needs ${missing} as well.`);
+  }
+  return {
+    url,
+    key,
+    model,
+    timeoutMs: e.LANDGRAPH_ENRICH_LLM_TIMEOUT_MS,
+    retries: e.LANDGRAPH_ENRICH_LLM_RETRIES,
+  };
+}
 
 export class ConfigError extends Error {}
 
@@ -406,11 +446,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: e.LANDGRAPH_JOB_POLL_MS,
     jobRetentionHours: e.LANDGRAPH_JOB_RETENTION_HOURS,
     jobWorkers: e.LANDGRAPH_JOB_WORKERS,
+    exportRowsMonthly: e.LANDGRAPH_EXPORT_ROWS_MONTHLY,
     testJobKinds: e.LANDGRAPH_TEST_JOB_KINDS,
     webhookAllowLoopback: e.LANDGRAPH_WEBHOOK_ALLOW_LOOPBACK,
     webhookCaFile: e.LANDGRAPH_WEBHOOK_CA_FILE,
     webhookRetryScheduleMs: e.LANDGRAPH_WEBHOOK_RETRY_SCHEDULE_MS,
     webhookTimeoutMs: e.LANDGRAPH_WEBHOOK_TIMEOUT_MS,
     webhookSecretKey: e.LANDGRAPH_WEBHOOK_SECRET_KEY,
+    enrichLlm: enrichLlmOf(e),
   };
 }

@@ -11,6 +11,15 @@ export const MAX_ZOOM = 22;
 /** Terrain statistics read every DEM cell inside the polygon: one square kilometre at most. */
 export const MAX_TERRAIN_AREA_M2 = 1_000_000;
 export const MAX_TERRAIN_VERTICES = 10_000;
+/** Largest footprint earthworks are worked out for (1 ha): a building pad, not a subdivision. */
+export const MAX_EARTHWORKS_FOOTPRINT_M2 = 10_000;
+/** Most positions a footprint may have: every ground sample is tested against its outline. */
+export const MAX_EARTHWORKS_FOOTPRINT_VERTICES = 1_000;
+/** A pad level more than this above or below the ground under the footprint is refused as a mistake. */
+export const MAX_EARTHWORKS_DEPTH_M = 20;
+/** Pad levels (m AHD) outside this range are no level on Australian land (Lake Eyre -15 m, Kosciuszko 2 228 m). */
+export const MIN_PAD_LEVEL_M = -50;
+export const MAX_PAD_LEVEL_M = 2_300;
 
 /** Nearest road centrelines: how many by default and at most. */
 export const DEFAULT_NEAREST_ROADS = 5;
@@ -75,3 +84,11 @@ export const DEFAULT_AMENITY_RADIUS_M = 1500;
 export const MAX_AMENITY_RADIUS_M = 5000;
 export const DEFAULT_AMENITY_LIMIT = 20;
 export const MAX_AMENITY_LIMIT = 100;
+
+/** Bulk export (spec 8): properties per export, and addresses per uploaded list; more is refused, never truncated. */
+export const MAX_EXPORT_PROPERTIES = 25_000;
+export const MAX_EXPORT_ADDRESSES = 5_000;
+/** Properties one batch graph operation reads (propertiesByGnafPids): the export's and enrich's batch size. */
+export const MAX_PROPERTY_BATCH = 500;
+/** Vertices of an export's area polygon (all rings). */
+export const MAX_SELECTION_VERTICES = 10_000;

@@ -71,6 +71,12 @@ export const INTERNAL_GRANTS = {
   'internal:address-to-parcel': 'the parcel_pfi of the parcel under an address point',
   /** /v1/envelope-by-address: the parcel stage (pfi, state, area) of the envelope pipeline. */
   'internal:envelope-parcel-stage': 'the parcel under an address point, for the envelope it bounds',
+  /**
+   * The bulk products (export, enrich): a selection's addresses, the batch root, and each row's
+   * identity columns (spec 4.7: every row has gnaf_pid, address, locality, state, postcode,
+   * latitude, longitude). Layers stay behind the caller's own scopes.
+   */
+  'internal:bulk-rows': 'the addresses of a bulk selection and the identity columns of each row',
 } as const;
 export type InternalGrant = keyof typeof INTERNAL_GRANTS;
 export type Grant = Scope | InternalGrant;
@@ -101,6 +107,8 @@ const PROPERTY_ENTRY_SCOPES: readonly Grant[] = [
   // the locality amenity lookups and the walking catchment take pfi + state in place of lat/lng
   'locality.read',
   'catchment.read',
+  // an earthworks footprint is submitted on a lot named by pfi + state
+  'siting.earthworks',
 ];
 
 /**
@@ -163,11 +171,21 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     // GET /api/locality/demographics takes a gnaf_pid; locality.read opens only Property.demographics there
     'locality.read',
   ],
-  'Query.matchAddress': ['cadastre.read', 'address.read', 'locality.read', 'envelope.by-address.read'],
+  'Query.matchAddress': [
+    'cadastre.read',
+    'address.read',
+    'locality.read',
+    'envelope.by-address.read',
+    'internal:bulk-rows',
+  ],
+  // the bulk products' batch root and selection: never sold to a key, only granted by the export and enrich jobs
+  'Query.propertiesByGnafPids': ['internal:bulk-rows'],
+  'Query.propertySelection': ['internal:bulk-rows'],
   'Query.suggestAddresses': ['locality.read'],
   'Query.addressesOnParcel': ['cadastre.read', 'address.read'],
   // the entry points of every product asked about a property, by point or by parcel
-  'Query.propertyAt': [...PROPERTY_ENTRY_SCOPES, 'internal:envelope-parcel-stage'],
+  // internal:bulk-rows: an enrich row given as lat/lng is located at its point
+  'Query.propertyAt': [...PROPERTY_ENTRY_SCOPES, 'internal:envelope-parcel-stage', 'internal:bulk-rows'],
   'Query.propertyByParcel': PROPERTY_ENTRY_SCOPES,
   'Query.parcelAt': ['cadastre.read', 'internal:address-to-parcel'],
   'Query.parcelByPfi': ['cadastre.read'],
@@ -175,11 +193,11 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.parcelsByLotPlan': ['cadastre.read'],
   'Query.parseLotReference': ['cadastre.read'],
   'Query.planningAt': ['planning.read'],
-  'Property.gnaf_pid': ADDRESS_IDENTITY_SCOPES,
-  'Property.address_point': ADDRESS_IDENTITY_SCOPES,
+  'Property.gnaf_pid': [...ADDRESS_IDENTITY_SCOPES, 'internal:bulk-rows'],
+  'Property.address_point': [...ADDRESS_IDENTITY_SCOPES, 'internal:bulk-rows'],
   'Property.parcel_pfi': PARCEL_IDENTITY_SCOPES,
   'Property.location': PARCEL_IDENTITY_SCOPES,
-  'Property.address': ['address.read', 'property-graph.read', 'locality.read'],
+  'Property.address': ['address.read', 'property-graph.read', 'locality.read', 'internal:bulk-rows'],
   'Property.cadastre': ['cadastre.read', 'internal:envelope-parcel-stage'],
   'Property.planning': ['planning.read'],
   'Property.parcel_geometry': [
@@ -192,6 +210,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
     'roads.read',
     // building footprints are the ones standing on the parcel, found by its boundary
     'dossier.read',
+    // an earthworks footprint must lie inside its lot, and its setbacks are measured to the lot's boundary
+    'siting.earthworks',
   ],
   'Property.provisions': ['planning.provisions.read'],
   'Property.envelope': ['envelope.read', 'envelope.by-address.read'],
@@ -208,6 +228,9 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   // POST /api/contours/terrain-stats sells the same answer under envelope.read
   'Query.terrainStats': ['envelope.read'],
   'Query.terrainOfBBox': ['elevation.read'],
+  // the Siting group's async DEM earthworks (spec 4.11): the job reads earthworks, the submit step its checks
+  'Query.earthworks': ['siting.earthworks'],
+  'Query.earthworksSite': ['siting.earthworks'],
   'Query.roadsNear': ['roads.read'],
   'Property.roads': ['roads.read'],
   // the planning products take the centrelines through @requires: every scope of a product that reads them
@@ -248,6 +271,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   // property sales are dossier records (spec 4.11); suburb trends are locality.read, their series routes locality.suburb
   'Property.market_trends': ['locality.read'],
   'Property.comparable_sales': ['dossier.read'],
+  // the sales recorded of the property itself: dossier records like every sale
+  'Property.sales': ['dossier.read'],
   'Query.propertySales': ['dossier.read'],
   'Query.suburbMarket': ['locality.read', 'locality.suburb'],
   'Query.suburbPipeline': ['locality.read', 'locality.suburb'],
@@ -258,6 +283,13 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.amenitiesNear': ['locality.read'],
   'Query.suburbAmenities': ['locality.read'],
   'Query.walkingCatchment': ['catchment.read'],
+  // the same catchment asked of a property beside its other layers (its point from the cadastre)
+  'Property.walking_catchment': ['catchment.read'],
+  // a suburb by name: its amenity counts (inside its ABS SAL boundary, read through the graph)
+  'Query.suburbByName': ['locality.read'],
+  'Suburb.amenities': ['locality.read'],
+  // the boundary is the demographics layer's (locality.read), and the planner reads it for Suburb.amenities
+  'Suburb.sal_boundary': ['locality.read'],
 };
 
 /**
@@ -288,9 +320,17 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'MarketTypeSummary',
   'PropertySale',
   'PropertySales',
+  // the bulk selection (Query.propertySelection)
+  'PropertySelection',
   'SuburbMarket',
   'SupplyPipeline',
   'SupplyPipelineLayer',
+  // rents by dwelling type and bedrooms (SuburbMarket.rents, MarketTypeSummary.rents_by_bedrooms)
+  'RentQuarter',
+  'BedroomRent',
+  // Query.suburbByName (locality.read); its fields carry their own entries too
+  'Suburb',
+  'SalBoundary',
   'Address',
   'AgeBand',
   'DemographicProfile',
@@ -321,6 +361,11 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'ClimateZoneLayer',
   'ContourLine',
   'ContourSet',
+  'Earthworks',
+  'EarthworksLayer',
+  'EarthworksSetback',
+  'EarthworksSite',
+  'EarthworksSiteLayer',
   'DevelopmentApplication',
   'DevelopmentApplicationLayer',
   'DevelopmentApplicationPage',

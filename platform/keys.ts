@@ -32,6 +32,8 @@ export type AuthenticatedKey = {
   status: KeyStatus;
   /** Browser origins (scheme://host[:port]) whose pages may call the API with this key (CORS). */
   embedAllowList: readonly string[];
+  /** Bulk-export rows a month; null: the configured default (LANDGRAPH_EXPORT_ROWS_MONTHLY). */
+  exportRowsMonthly: number | null;
 };
 
 /** A key as administrators see it (the CLI's JSON). */
@@ -56,6 +58,8 @@ export type CreateKeyInput = {
   embedAllowList?: string[];
   auditRetentionDays?: number;
   account?: string;
+  /** The key's monthly bulk-export row allowance; unset: the configured default. */
+  exportRowsMonthly?: number | null;
 };
 
 function toAuthenticated(row: ApiKey): AuthenticatedKey {
@@ -71,6 +75,7 @@ function toAuthenticated(row: ApiKey): AuthenticatedKey {
     dailyCap: row.dailyCap,
     status: row.status as KeyStatus,
     embedAllowList: row.embedAllowList,
+    exportRowsMonthly: row.exportRowsMonthly,
   };
 }
 
@@ -131,6 +136,13 @@ function positive(name: string, value: number | null | undefined): number | null
   if (value === null || value === undefined) return null;
   if (!Number.isInteger(value) || value <= 0)
     throw new AppError('BAD_REQUEST', `${name} must be a positive whole number.`);
+  return value;
+}
+
+function nonNegative(name: string, value: number | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  if (!Number.isInteger(value) || value < 0)
+    throw new AppError('BAD_REQUEST', `${name} must be a whole number, 0 or more.`);
   return value;
 }
 
@@ -227,6 +239,7 @@ export class KeyStore {
           embedAllowList: [...new Set((input.embedAllowList ?? []).map(embedOrigin))],
           auditRetentionDays: positive('audit retention', input.auditRetentionDays) ?? 90,
           termsVersion: CURRENT_TERMS_VERSION,
+          exportRowsMonthly: nonNegative('export row allowance', input.exportRowsMonthly),
         },
       });
       await tx.auditLog.create({

@@ -1,4 +1,4 @@
-import type { Database } from '../core/db.ts';
+import type { Database, QueryFn } from '../core/db.ts';
 import { logger } from '../core/logger.ts';
 
 const FLUSH_INTERVAL_MS = 5_000;
@@ -188,5 +188,40 @@ export class UsageMeter {
       );
       logger.warn('key over its monthly quota: flagged for billing review', { keyId: id });
     }
+  }
+}
+
+/**
+ * Adds `calls` to a key's usage inside the caller's transaction, for work metered when it is
+ * committed rather than when a request is answered: an enrich job's rows count exactly once, in
+ * the transaction that marks the job succeeded, whichever worker (or process) finished it. The
+ * same table, upsert and quota flag as the meter's flush.
+ */
+export async function meterWith(
+  query: QueryFn,
+  keyId: string,
+  routeGroup: string,
+  calls: number,
+  at: Date = new Date(),
+): Promise<void> {
+  if (calls <= 0) return;
+  const month = monthOf(at);
+  await query(
+    `INSERT INTO platform.usage_monthly (key_id, month, route_group, calls) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (key_id, month, route_group) DO UPDATE SET calls = usage_monthly.calls + EXCLUDED.calls`,
+    [keyId, month, routeGroup, calls],
+  );
+  const flagged = await query<{ id: string }>(
+    `UPDATE platform.api_key k SET billing_review = true
+     WHERE k.id = $1 AND NOT k.billing_review AND k.monthly_quota IS NOT NULL
+       AND (SELECT sum(u.calls) FROM platform.usage_monthly u WHERE u.key_id = k.id AND u.month = $2) > k.monthly_quota
+     RETURNING k.id`,
+    [keyId, month],
+  );
+  if (flagged.length > 0) {
+    await query(
+      `INSERT INTO platform.audit_log (key_id, action, detail) VALUES ($1, 'key.billing_review', '{"reason":"monthly quota exceeded"}')`,
+      [keyId],
+    );
   }
 }

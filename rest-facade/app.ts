@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
@@ -76,7 +77,8 @@ function routeInput(route: RouteDefinition, req: Request): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('BAD_REQUEST', 'The request body must be a JSON object.');
   }
-  return body;
+  // a body route under a path with parameters (POST /v1/enrich/jobs/{id}/approve) reads both; the path wins
+  return Object.keys(req.params).length === 0 ? body : { ...body, ...req.params };
 }
 
 function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler {
@@ -118,14 +120,21 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
       setRetryAfter(res, response.status ?? 200);
       if (response.credit) setCreditHeaders(res, response.credit);
       for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, headerSafe(value));
-      if (response.raw)
+      if (response.stream) {
+        res.status(response.status ?? 200).type(response.stream.contentType);
+        await pipeline(response.stream.content, res);
+      } else if (response.raw)
         res
           .status(response.status ?? 200)
           .type(response.raw.contentType)
           .send(response.raw.content);
       else sendJson(res, response.status ?? 200, response.body);
     } catch (error) {
-      sendError(res, route.errorStyle, toAppError(error));
+      // a stream that fails once its first bytes are out can only be cut short: the client sees a broken transfer
+      if (res.headersSent) {
+        res.locals.failure = toAppError(error);
+        res.destroy();
+      } else sendError(res, route.errorStyle, toAppError(error));
     }
     // A call is metered when it was served: answered, or answered "not found" after a lookup.
     if (key && metered && (res.statusCode < 400 || res.statusCode === 404)) runtime.meter.record(key.id, group);
@@ -174,6 +183,21 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
   };
 }
 
+/** A JSON body parser with a route's own limit, whose 413 says what that limit is for. */
+function largeBody(limit: NonNullable<RouteDefinition['bodyLimit']>): RequestHandler {
+  const parse = express.json({ limit: limit.bytes, strict: false, verify: noteBodyEncoding });
+  return (req, res, next) => {
+    parse(req, res, (error?: unknown) => {
+      if ((error as { type?: unknown } | undefined)?.type === 'entity.too.large') {
+        requestId(req, res);
+        sendError(res, 'plain', new AppError('PAYLOAD_TOO_LARGE', limit.message, limit.hint));
+        return;
+      }
+      next(error);
+    });
+  };
+}
+
 /**
  * Express refuses a path segment that is not UTF-8 before any route runs; the route it was
  * meant for answers in its own shape, naming the parameter.
@@ -203,6 +227,8 @@ export function createApp(runtime: Runtime): express.Express {
   // Who the client is (the invalid-key slowdown counts per client) behind the configured proxies only.
   app.set('trust proxy', runtime.config.trustProxyHops);
   app.use(securityHeaders, embedPreflight(runtime));
+  // Routes that take larger bodies read them first (the shared parser then leaves a read body alone).
+  for (const route of ROUTES) if (route.bodyLimit) app[route.method](route.path, largeBody(route.bodyLimit));
   // not strict: a JSON scalar is valid JSON, and the route says in its own shape that it wants an object
   app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: noteBodyEncoding }));
 

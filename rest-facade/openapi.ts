@@ -5,7 +5,7 @@ import { usedComponents } from './openapi/components.ts';
 import { GRAPHQL_DOCS } from './openapi/graphql-docs.ts';
 import { routeResponses } from './openapi/responses.ts';
 import { ROUTE_DOCS, routeKey } from './openapi/route-docs.ts';
-import type { OpenApiDocument, OperationObject, PathItemObject, TagObject } from './openapi/types.ts';
+import type { OpenApiDocument, OperationObject, PathItemObject, SchemaObject, TagObject } from './openapi/types.ts';
 import type { RouteDefinition } from './route.ts';
 import { routeScope } from './route.ts';
 
@@ -22,6 +22,8 @@ export type OpenApiOptions = {
 /** Route groups of spec 1.3 (and the products of 1.4), in the words of spec 4 and 5.6. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Platform: "The platform around the data: the calling key's usage and the public changelog (spec 8, 9).",
+  Enrich:
+    'Batch address enrichment (spec 4.7): upload a CSV, check the proposed column mapping, approve, poll, download the enriched CSV (scopes enrich.submit, enrich.read).',
   Jobs: "Durable jobs (exports, enrich, earthworks, webhook deliveries): a job's state and progress, for its own account only.",
   Webhooks:
     'Signed event callbacks (spec 6): register https:// endpoints for event kinds, rotate their secrets, read the delivery log (scope webhooks.manage).',
@@ -116,6 +118,15 @@ function accessSentence(route: RouteDefinition): string {
   return route.access === 'key' ? 'Requires an API key; no particular scope.' : 'Open: no API key needed.';
 }
 
+/** A body schema without the path parameters its zod schema also validates: they are documented in the path. */
+function withoutPathFields(schema: SchemaObject, inPath: readonly { name: string }[]): SchemaObject {
+  if (inPath.length === 0 || !schema.properties) return schema;
+  const names = new Set(inPath.map((p) => p.name));
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([name]) => !names.has(name)));
+  const required = schema.required?.filter((name) => !names.has(name));
+  return { ...schema, properties, ...(required ? { required } : {}) };
+}
+
 function operation(route: RouteDefinition, methodsOfPath: string[]): OperationObject {
   const doc = ROUTE_DOCS[routeKey(route)];
   const inPath = pathParameters(route.path);
@@ -150,7 +161,10 @@ function operation(route: RouteDefinition, methodsOfPath: string[]): OperationOb
     ),
   };
   if (route.input === 'body')
-    op.requestBody = { required: true, content: { 'application/json': { schema: bodySchema(route.query) } } };
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: withoutPathFields(bodySchema(route.query), inPath) } },
+    };
   if (scope) op['x-required-scope'] = scope;
   if (route.deprecated) op.deprecated = true;
   return op;

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Dataset, RequestScope } from '../core/context.ts';
 import type { AppError } from '../core/errors.ts';
@@ -19,6 +20,8 @@ export type RouteResponse = {
   body: Record<string, unknown>;
   /** A non-JSON answer (the changelog's Markdown); `body` is then not sent. */
   raw?: { contentType: string; content: string | Buffer };
+  /** A non-JSON answer streamed as it is produced (an export's CSV); `body` is then not sent. */
+  stream?: { contentType: string; content: Readable };
   /** Third-party credit of the payload: written to the attribution headers as well as the body. */
   credit?: Credit | null;
   /** Further response headers (e.g. X-Mirror-Source on the UGB routes). */
@@ -59,8 +62,13 @@ export type RouteDefinition<Query extends z.ZodType = z.ZodType> = {
   metered?: boolean;
   /** The request schema: of the query string (with path parameters), or of the JSON body when `input` is 'body'. */
   query: Query;
-  /** Where the input comes from; 'body' routes take a JSON object body and refuse query parameters. */
+  /** Where the input comes from; 'body' routes take a JSON object body (with the path parameters) and refuse query parameters. */
   input?: 'query' | 'body';
+  /**
+   * A body route that takes more than the facade's default JSON body (an enrich upload): the most
+   * it reads, and the 413 it answers beyond that.
+   */
+  bodyLimit?: { bytes: number; message: string; hint: string };
   errorStyle: ErrorStyle;
   handle(input: z.output<Query>, ctx: RouteContext): Promise<RouteResponse>;
 };

@@ -1,12 +1,17 @@
+import { execute, parse } from 'graphql';
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSubgraphs } from '../app/runtime.ts';
+import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { ProvenanceCatalog } from '../core/provenance.ts';
 import { AMENITY_CATEGORIES } from '../core/amenities.ts';
 import { SUBURB_METRIC_NAMES } from '../core/suburb-metrics.ts';
 import { amenitiesSuburbMetrics, nearestMetric } from '../subgraphs/amenities/suburb-metrics.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
 import type { TestRuntime } from './support/runtime.ts';
-import { createTestKey, testRuntime } from './support/runtime.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 
 /* The locality routes and the suburb analytics contract on the sandbox's amenities and walking network. */
 
@@ -140,8 +145,9 @@ describe('amenities in the sandbox', () => {
     const res = await get('/api/locality/amenities/suburb', { state: 'vic', suburb: vic.name.toLowerCase() }).expect(
       200,
     );
-    expect(res.body).toMatchObject({ status: 'ok', state: 'VIC', suburb: vic.name, extent_method: 'address-hull' });
-    expect(res.headers['x-service-license']).toBe('ODbL');
+    expect(res.body).toMatchObject({ status: 'ok', state: 'VIC', suburb: vic.name, extent_method: 'sal-boundary' });
+    // the ABS boundary's credit joins OpenStreetMap's
+    expect(res.headers['x-service-license']).toBe('ODbL | CC BY 4.0');
     const counts = res.body.counts as Count[];
     expect(counts.map((c) => c.category)).toEqual([...AMENITY_CATEGORIES]);
     const school = counts.find((c) => c.category === 'school')!;
@@ -150,6 +156,76 @@ describe('amenities in the sandbox', () => {
     expect(school.nearest_name).toMatch(/demo/i);
     await get('/api/locality/amenities/suburb', { state: 'VIC', suburb: 'Nowhere Such' }).expect(404);
     await get('/api/locality/amenities/suburb', { state: 'VIC' }).expect(400);
+  });
+
+  it("counts inside the suburb's SAL boundary, read through the graph, and falls back to the address hull", async () => {
+    const vic = suburbs.find((s) => s.state === 'VIC')!;
+    const db = t.runtime.db;
+    const [sal] = await db.query<{ code: string; name: string }>(
+      `SELECT code, name FROM census.boundary WHERE dataset = 'sandbox' AND geography = 'SAL' AND state = 'VIC' AND name_key = $1`,
+      [vic.name],
+    );
+    expect(sal).toBeDefined();
+    // the counts worked out here, inside the boundary itself and inside the hull of the addresses
+    const inside = (extent: string) =>
+      db.query<{ category: string; n: number }>(
+        `WITH e AS (${extent})
+         SELECT a.category, count(*)::int AS n FROM amenities.amenity a, e
+         WHERE a.dataset = 'sandbox' AND a.state = 'VIC' AND ST_Intersects(a.geom, e.g) GROUP BY a.category`,
+        [vic.name],
+      );
+    const bySal = await inside(
+      `SELECT geom AS g FROM census.boundary WHERE dataset = 'sandbox' AND geography = 'SAL' AND state = 'VIC' AND name_key = $1`,
+    );
+    const byHull = await inside(
+      `SELECT ST_Buffer(ST_ConvexHull(ST_Collect(d.geom))::geography, 25)::geometry AS g FROM address.locality l
+       JOIN address.address_detail d ON d.dataset = l.dataset AND d.locality_pid = l.locality_pid
+       WHERE l.dataset = 'sandbox' AND l.state = 'VIC' AND upper(l.locality_name) = $1`,
+    );
+    const countsOf = (rows: Array<{ category: string; n: number }>) =>
+      Object.fromEntries(AMENITY_CATEGORIES.map((c) => [c, rows.find((r) => r.category === c)?.n ?? 0]));
+    const answer = async () => {
+      const res = await get('/api/locality/amenities/suburb', { state: 'VIC', suburb: vic.name }).expect(200);
+      return {
+        body: res.body,
+        counts: Object.fromEntries((res.body.counts as Count[]).map((c) => [c.category, c.count])),
+      };
+    };
+    const withSal = await answer();
+    expect(withSal.body).toMatchObject({ extent_method: 'sal-boundary', sal: { code: sal!.code, name: sal!.name } });
+    expect(withSal.counts).toEqual(countsOf(bySal));
+    const [demographics] = await db.query<{ attribution: string }>(
+      `SELECT attribution FROM public.dataset_source WHERE dataset = 'sandbox' AND layer = 'demographics' AND state = 'VIC'`,
+    );
+    expect(withSal.body.attribution).toContain(demographics!.attribution);
+    // without a boundary of the name the hull stands, and says so
+    await db.query(
+      `UPDATE census.boundary SET name_key = name_key || ' (MOVED)' WHERE dataset = 'sandbox' AND geography = 'SAL' AND name_key = $1`,
+      [vic.name],
+    );
+    try {
+      const withHull = await answer();
+      expect(withHull.body).toMatchObject({ extent_method: 'address-hull', sal: null, license: 'ODbL' });
+      expect(withHull.counts).toEqual(countsOf(byHull));
+    } finally {
+      await db.query(
+        `UPDATE census.boundary SET name_key = $1 WHERE dataset = 'sandbox' AND geography = 'SAL' AND name_key = $1 || ' (MOVED)'`,
+        [vic.name],
+      );
+    }
+    // the GraphQL field says the same, and the older root field keeps the hull
+    const graph = await request(t.app)
+      .post('/graphql')
+      .set('Authorization', `Bearer ${t.key}`)
+      .send({
+        query: `{ suburbByName(state: "VIC", name: "${vic.name.toLowerCase()}") { amenities { extent_method sal_code } }
+          suburbAmenities(state: "VIC", suburb: "${vic.name}") { extent_method sal_code } }`,
+      });
+    expect(graph.body.errors).toBeUndefined();
+    expect(graph.body.data).toEqual({
+      suburbByName: { amenities: { extent_method: 'sal-boundary', sal_code: sal!.code } },
+      suburbAmenities: { extent_method: 'address-hull', sal_code: null },
+    });
   });
 
   it('walks a 15-minute catchment over the sandbox network', async () => {
@@ -164,6 +240,46 @@ describe('amenities in the sandbox', () => {
     expect(amenities.map((a) => a.walking_distance_m)).toEqual(
       [...amenities.map((a) => a.walking_distance_m)].sort((a, b) => a! - b!),
     );
+  });
+
+  it('answers Property.walking_catchment beside the other layers, the same catchment as at its point', async () => {
+    const graphql = (query: string, key = t.key) =>
+      request(t.app).post('/graphql').set('Authorization', `Bearer ${key}`).send({ query });
+    const CATCHMENT = `status approximate minutes budget_m origin_node origin_access_m reached_nodes reached_edges
+      attribution license polygon amenities { id category walking_distance_m walking_minutes }`;
+    const catchmentOnly = await createTestKey(t.runtime, { scopes: ['catchment.read'] });
+    const res = await graphql(
+      `{ propertyByParcel(parcel_pfi: "${f.vicParcel.parcel_pfi}", state: "VIC") {
+        walking_catchment(minutes: 10) { ${CATCHMENT} } } }`,
+      catchmentOnly,
+    );
+    expect(res.body.errors).toBeUndefined();
+    const layer = res.body.data.propertyByParcel.walking_catchment;
+    expect(layer).toMatchObject({ status: 'ok', approximate: false, minutes: 10, budget_m: 800, license: 'ODbL' });
+    expect(layer.reached_edges).toBeGreaterThan(5);
+    expect(layer.amenities.length).toBeGreaterThan(0);
+    // the point the property is analysed at, and the root field there: the same answer
+    const [point] = await t.runtime.db.query<{ lat: number; lng: number }>(
+      `SELECT ST_Y(ST_PointOnSurface(geom)) AS lat, ST_X(ST_PointOnSurface(geom)) AS lng FROM cadastre.parcel
+       WHERE dataset = 'sandbox' AND state = 'VIC' AND parcel_pfi = $1`,
+      [f.vicParcel.parcel_pfi],
+    );
+    const atPoint = await graphql(
+      `{ walkingCatchment(lat: ${point!.lat}, lng: ${point!.lng}, minutes: 10, state: "VIC") { ${CATCHMENT} } }`,
+      catchmentOnly,
+    );
+    expect(atPoint.body.data.walkingCatchment).toEqual(layer);
+    const localityOnly = await createTestKey(t.runtime, { scopes: ['locality.read'] });
+    const refused = await graphql(
+      `{ propertyByParcel(parcel_pfi: "${f.vicParcel.parcel_pfi}", state: "VIC") { walking_catchment(minutes: 5) { status } } }`,
+      localityOnly,
+    );
+    expect(JSON.stringify(refused.body.errors)).toContain('Missing scope: catchment.read');
+    const bad = await graphql(
+      `{ propertyByParcel(parcel_pfi: "${f.vicParcel.parcel_pfi}", state: "VIC") { walking_catchment(minutes: 7) { status } } }`,
+      catchmentOnly,
+    );
+    expect(JSON.stringify(bad.body.errors)).toContain('minutes must be one of 5, 10, 15');
   });
 
   it("takes a parcel in place of the point, with a key holding only the route's own scope", async () => {
@@ -209,10 +325,71 @@ describe('amenities in the sandbox', () => {
         row.nearest_m === null ? null : Math.round(row.nearest_m),
       );
     }
-    expect(c.section).toMatchObject({ extent_method: 'address-hull' });
+    expect(c.section).toMatchObject({ extent_method: 'sal-boundary' });
     const credits = await amenitiesSuburbMetrics.credits(t.runtime.db, 'sandbox', 'VIC');
     expect(credits).toEqual([expect.objectContaining({ license: 'ODbL' })]);
     // a dataset without the layer contributes nothing rather than zeros
     expect((await amenitiesSuburbMetrics.contribute(t.runtime.db, 'no_such_dataset', 'VIC')).size).toBe(0);
+  });
+});
+
+describe('walking catchments of a batch of properties', () => {
+  let db: Database;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    await testRuntime(); // the tier's shared database is open (on PGlite, this process owns it)
+    db = await openDatabase(testConfig(), { onQuery: (sql) => statements.push(sql) });
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('answers every entity of one operation with two statements, whatever their number, as each alone', async () => {
+    const catalog = new ProvenanceCatalog(db);
+    await catalog.get('sandbox', 'amenities', 'VIC'); // credits are cached per process
+    const subgraph = buildSubgraphs(db, catalog).amenities;
+    const points = await db.query<{ parcel_pfi: string; state: string; lat: number; lng: number }>(
+      `SELECT DISTINCT ON (p.state) p.parcel_pfi, p.state, ST_Y(ST_PointOnSurface(p.geom)) AS lat,
+         ST_X(ST_PointOnSurface(p.geom)) AS lng
+       FROM cadastre.parcel p WHERE p.dataset = 'sandbox' ORDER BY p.state, p.parcel_pfi`,
+    );
+    expect(points.length).toBeGreaterThan(1);
+    const batch = [
+      ...points.map((p) => ({ parcel_pfi: p.parcel_pfi, state: p.state, location: { lat: p.lat, lng: p.lng } })),
+      // Melbourne's CBD: no sandbox network, so the straight-line buffer; and a property with no point
+      { parcel_pfi: 'NOWHERE', state: 'VIC', location: { lat: -37.8136, lng: 144.9631 } },
+      { parcel_pfi: 'ROAD', state: 'VIC', location: null },
+    ];
+    const run = async (entities: typeof batch) => {
+      statements.length = 0;
+      const result = await execute({
+        schema: subgraph.schema,
+        document: parse(`query($r: [_Any!]!) { _entities(representations: $r) { ... on Property {
+          walking_catchment(minutes: 10) { status approximate reached_edges polygon
+            amenities { id walking_distance_m distance_m } } } } }`),
+        variableValues: { r: entities.map((p) => ({ __typename: 'Property', ...p })) },
+        contextValue: subgraph.createContext({ dataset: 'sandbox', requestId: 'test', scopes: '*' }),
+      });
+      expect(result.errors).toBeUndefined();
+      return {
+        entities: (result.data as { _entities: unknown[] })._entities,
+        statements: statements.filter((s) => /amenities\.walk_|amenities\.amenity/.test(s)).length,
+      };
+    };
+    const all = await run(batch);
+    expect(all.statements).toBe(2);
+    const alone = [];
+    for (const p of batch) alone.push((await run([p])).entities[0]);
+    expect(all.entities).toEqual(alone);
+    type Layer = { status: string; approximate: boolean; reached_edges: number; amenities: unknown[] };
+    const layers = all.entities.map((e) => (e as { walking_catchment: Layer }).walking_catchment);
+    for (const layer of layers.slice(0, points.length)) {
+      expect(layer).toMatchObject({ status: 'ok', approximate: false });
+      expect(layer.reached_edges).toBeGreaterThan(0);
+    }
+    expect(layers.at(-2)).toMatchObject({ status: 'ok', approximate: true, reached_edges: 0 });
+    expect(layers.at(-1)).toMatchObject({ status: 'skipped', amenities: [] });
   });
 });

@@ -172,6 +172,32 @@ describe('subgraphs trust only the gateway', () => {
     expect(response.body.layers.cadastre.status).toBe('ok');
   });
 
+  it('counts suburb amenities inside the SAL boundary the demographics process sends through the gateway, and answers the P8 property fields', async () => {
+    const auth = { Authorization: `Bearer ${key}` };
+    const [suburb] = await running.runtime.db.query<{ name: string; code: string }>(
+      `SELECT l.locality_name AS name, b.code FROM address.locality l
+       JOIN census.boundary b ON b.dataset = l.dataset AND b.geography = 'SAL' AND b.state = l.state
+         AND b.name_key = upper(l.locality_name)
+       WHERE l.dataset = 'sandbox' AND l.state = 'VIC' ORDER BY l.locality_name LIMIT 1`,
+    );
+    const amenities = await request(running.url)
+      .get('/api/locality/amenities/suburb')
+      .query({ state: 'VIC', suburb: suburb!.name })
+      .set(auth);
+    expect(amenities.status).toBe(200);
+    expect(amenities.body).toMatchObject({ extent_method: 'sal-boundary', sal: { code: suburb!.code } });
+    const graph = await request(running.url)
+      .post('/graphql')
+      .set(auth)
+      .send({
+        query: `{ propertyAt(lat: ${point.lat}, lng: ${point.lng}, state: "VIC") {
+          sales { status } walking_catchment(minutes: 5) { status approximate budget_m } } }`,
+      });
+    expect(graph.body.errors).toBeUndefined();
+    expect(graph.body.data.propertyAt.walking_catchment).toMatchObject({ status: 'ok', budget_m: 400 });
+    expect(['ok', 'no_data']).toContain(graph.body.data.propertyAt.sales.status);
+  });
+
   it('answers the development applications of a parcel and the change feed through the development process', async () => {
     const [parcel] = await running.runtime.db.query<{ parcel_pfi: string; lga_code: string }>(
       `SELECT parcel_pfi, lga_code FROM development.application WHERE dataset = 'sandbox' AND state = 'VIC'
@@ -448,6 +474,10 @@ describe('a distributed parent that dies', () => {
     const pids = spawnedPids(log);
     expect(pids).toHaveLength(SUBGRAPH_NAMES.length);
     expect(pids.filter(alive)).toEqual(pids);
+    // the job worker too, even when the parent dies while the worker is still starting
+    const worker = /"message":"spawned job worker".*?"pid":(\d+)/.exec(log);
+    expect(worker, log).not.toBeNull();
+    pids.push(Number(worker![1]));
     parent.kill('SIGKILL');
     await exited;
     // Each child notices its parent's IPC channel close and stops; wait for the last of them.

@@ -17,15 +17,17 @@ import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 
 /**
  * The data statements of one whole-graph call, once the process has its credits cached: the
- * parcel, its address, then one batched statement per layer (planning's zone and overlays once,
- * shared by the planning layer and the products; soil, roads, terrain, climate zone, hazards,
- * easements, buildings, land value, DAs, SPEAR, demographics, and the market trends: one
- * statement for every suburb of the batch, its postcode, the state's newest sale, quarters,
- * windows, rents and approvals together; test/market.test.ts checks it stays one however many
- * suburbs). The platform's own statement (the key lookup) comes on top where no cache answers it:
- * one on the embedded default, none once Redis holds the key.
+ * parcel, its address, the terrain's DEM tiles, then one statement for the layers the gateway
+ * asks side by side once the parcel is known (core/folded-sql.ts folds the batched statements
+ * asked in the same turn into one: planning's zone and overlays, shared by the planning layer
+ * and the products; soil, roads, climate zone, easements, buildings, land value, DAs, SPEAR and
+ * demographics), the hazards, and the market trends: one statement for every suburb of the
+ * batch, its postcode, the state's newest sale, quarters, windows, rents and approvals together;
+ * test/market.test.ts checks it stays one however many suburbs. The platform's own statement
+ * (the key lookup) comes on top where no cache answers it: one on the embedded default, none
+ * once Redis holds the key.
  */
-const STATEMENTS_PER_GRAPH = 15;
+const STATEMENTS_PER_GRAPH = 6;
 const PLATFORM = /"platform"\./;
 
 /** The layers every-scope key gets (spec 2.6); the count above is for exactly these. */

@@ -19,6 +19,9 @@ import { ingestNswSales, parsePsi, propertyTypeOf, psiDate, salesTexts } from '.
 import { Progress } from '../cli/ingest/progress.ts';
 import { readZip } from '../cli/ingest/zip.ts';
 import type { Database } from '../core/db.ts';
+import { SUBURB_MARKETS, type SuburbMarketRow } from '../subgraphs/market/sql.ts';
+import { ingestSa2Names } from '../cli/ingest/abs-sa2-names.ts';
+import { suburbMarket } from '../subgraphs/market/trends.ts';
 import { type TestRuntime, testRuntime } from './support/runtime.ts';
 
 /*
@@ -87,8 +90,11 @@ describe('market ingests', () => {
       DELETE FROM market.bond_lodgement WHERE dataset = '${DATASET}';
       DELETE FROM market.rent_bond WHERE dataset = '${DATASET}';
       DELETE FROM market.building_approval WHERE dataset = '${DATASET}';
+      DELETE FROM market.sa2_name WHERE dataset = '${DATASET}';
       DELETE FROM cadastre.parcel WHERE dataset = '${DATASET}';
       DELETE FROM address.address_detail WHERE dataset = '${DATASET}';
+      DELETE FROM address.street_locality WHERE dataset = '${DATASET}';
+      DELETE FROM address.locality WHERE dataset = '${DATASET}';
       DELETE FROM public.dataset_source WHERE dataset = '${DATASET}';`);
   }
 
@@ -181,6 +187,44 @@ describe('market ingests', () => {
       `SELECT attribution FROM public.dataset_source WHERE dataset = '${DATASET}' AND layer = 'market-sales' AND state = 'NSW'`,
     );
     expect(source!.attribution).toMatch(/Valuer General, CC BY 4.0/);
+  });
+
+  it('matches a sale its lot/plan does not tie to an address by its address text, through the address matcher', async () => {
+    // G-NAF of the sample's 63 TRENCHARD ST, HEDDON GRETA: its lot/plan names no parcel held here
+    await db.exec(`
+      INSERT INTO address.locality (dataset, locality_pid, locality_name, state, postcode)
+        VALUES ('${DATASET}', 'L1', 'HEDDON GRETA', 'NSW', '2321');
+      INSERT INTO address.street_locality (dataset, street_locality_pid, locality_pid, street_name, street_type_code)
+        VALUES ('${DATASET}', 'SL1', 'L1', 'ADAMS', 'STREET'), ('${DATASET}', 'SL2', 'L1', 'TRENCHARD', 'STREET');
+      INSERT INTO address.address_detail (dataset, gnaf_pid, street_locality_pid, locality_pid, state, postcode,
+          number_first, formatted_address, geocode_type, geom, parcel_pfi)
+        VALUES ('${DATASET}', 'GANSW-MKT-63', 'SL2', 'L1', 'NSW', '2321', 63, '63 TRENCHARD ST, HEDDON GRETA NSW 2321',
+          'PC', ST_SetSRID(ST_MakePoint(151.3512, -32.7921), 4326), 'MKT-63'),
+        ('${DATASET}', 'GANSW-MKT-65', 'SL2', 'L1', 'NSW', '2321', 65, '65 TRENCHARD ST, HEDDON GRETA NSW 2321',
+          'PC', ST_SetSRID(ST_MakePoint(151.3513, -32.7921), 4326), 'MKT-65');`);
+    const load = () =>
+      ingestNswSales(db, { file: SAMPLE, dataset: DATASET, snapshot: 'psi-20170102', progress: quiet() });
+    const result = await load();
+    expect(result).toMatchObject({ loaded: 19, matchedParcel: 2, matchedAddress: 2, matchedByText: 1 });
+    const read = () =>
+      rows<{ id: string; gnaf_pid: string; parcel_pfi: string; lng: number; lat: number }>(
+        `SELECT source_record_id AS id, gnaf_pid, parcel_pfi, ST_X(geom) AS lng, ST_Y(geom) AS lat FROM market.sale
+         WHERE dataset = '${DATASET}' AND gnaf_pid IS NOT NULL ORDER BY 1`,
+      );
+    const matched = await read();
+    const byText = matched.find((r) => r.gnaf_pid === 'GANSW-MKT-63')!;
+    // the address, its parcel and its point, not 65 next door
+    expect(byText).toMatchObject({ parcel_pfi: 'MKT-63' });
+    expect(byText.id).toMatch(/^001\/9968\//);
+    expect([Number(byText.lng), Number(byText.lat)]).toEqual([151.3512, -32.7921]);
+    // the lot/plan match stands as it was
+    expect(matched.find((r) => r.gnaf_pid === 'GANSW-MKT-91')).toMatchObject({ parcel_pfi: 'MKT-1' });
+    // the others were tried and are listed with why (no such street here)
+    expect(result.textUnmatched.length).toBeGreaterThan(10);
+    expect(result.textUnmatched.every((n) => /address text not matched/.test(n.reason))).toBe(true);
+    // a rerun gives the same rows
+    expect((await load()).matchedByText).toBe(1);
+    expect(await read()).toEqual(matched);
   });
 
   it('reads a weekly zip and a zip inside a zip, with A and Z records', () => {
@@ -280,6 +324,28 @@ describe('market ingests', () => {
     expect(all2325.new_bonds).toBeGreaterThan(house2325.new_bonds);
     await run();
     expect(await read()).toEqual(before);
+    // served by bedrooms: the suburb market of postcode 2325 carries the file's own medians per count
+    const byHand = await rows<{ bedrooms: string; median: number | null; n: number }>(
+      `SELECT bedrooms, CASE WHEN count(weekly_rent) >= 5 THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY weekly_rent) END AS median,
+         count(*)::int AS n
+       FROM market.bond_lodgement WHERE dataset = '${DATASET}' AND postcode = '2325' AND dwelling_type = 'house'
+       GROUP BY bedrooms ORDER BY bedrooms`,
+    );
+    expect(byHand.map((r) => r.bedrooms)).toEqual(['2', '3', '4']);
+    const [row] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], ['2325'], 5));
+    const market = suburbMarket({ ...row!, state: 'NSW', suburb: 'CESSNOCK', end: '2024-03-31' });
+    const house = market.summary.find((s) => s.property_type === 'house')!;
+    expect(house.median_weekly_rent).toBe(hand!.median);
+    expect(house.rents_by_bedrooms).toEqual(
+      byHand.map((r) => ({
+        bedrooms: r.bedrooms,
+        median_weekly_rent: r.median,
+        new_bonds: r.n,
+        bonds_held: before.find((b) => b.area === '2325' && b.dwelling_type === 'house' && b.bedrooms === r.bedrooms)!
+          .bonds_held,
+      })),
+    );
+    expect(market.rents.filter((r) => r.dwelling_type === 'unit' && r.bedrooms === '1')).toHaveLength(1);
   });
 
   it('refuses a lodgements file without its columns, naming them', async () => {
@@ -309,6 +375,54 @@ describe('market ingests', () => {
     expect(codeAndLabel('110: Houses')).toEqual({ code: '110', label: 'Houses' });
     expect(dwellingOfBuilding('120', 'Other residential')).toBe('unit');
     expect(periodStart('2024-Q2')).toEqual({ period: '2024-04-01', freq: 'Q' });
+  });
+
+  it('names the SA2s of a code-only approvals export from the ASGS names file, tying them to the suburb', async () => {
+    const codeOnly = join(dir, 'ba-codes.csv');
+    writeFileSync(
+      codeOnly,
+      [
+        'DATAFLOW,MEASURE,SECTOR,WORK_TYPE,BUILDING_TYPE,REGION_TYPE,REGION,FREQ,TIME_PERIOD,OBS_VALUE,UNIT_MEASURE',
+        ...['2024-01', '2024-02', '2024-03', '2024-04'].map(
+          (month, n) => `ABS:BA_SA2(2.0.0),1,9,TOT,110,SA2,106011190,M,${month},${n + 2},NUM`,
+        ),
+      ].join('\n'),
+    );
+    await loadAbsApprovals(
+      db,
+      await prepareAbsApprovalsIngest({ file: codeOnly, dataset: DATASET, snapshot: 'ba-codes' }),
+    );
+    const market = async () => {
+      const [row] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['HEDDON GRETA'], ['2321'], 5));
+      return suburbMarket({ ...row!, state: 'NSW', suburb: 'HEDDON GRETA', end: '2024-06-30' });
+    };
+    // a code alone names no suburb
+    expect((await market()).approvals).toEqual([]);
+    const names = await ingestSa2Names(db, { file: join(FIXTURES, 'asgs-sa2-names-2021.csv'), dataset: DATASET });
+    expect(names).toMatchObject({ edition: '2021', read: 4, loaded: 3 });
+    expect(names.refused).toEqual([
+      expect.objectContaining({ feature: 5, reason: expect.stringMatching(/nine-digit/) }),
+    ]);
+    const named = await market();
+    expect(named).toMatchObject({ sa2_code: '106011190', sa2_name: 'Heddon Greta - Fixture', approvals_12m: 14 });
+    expect(named.approvals.map((a) => [a.period, a.value])).toEqual([
+      ['2024-Q1', 9],
+      ['2024-Q2', 5],
+    ]);
+    // a labelled export keeps its own label
+    await loadAbsApprovals(
+      db,
+      await prepareAbsApprovalsIngest({ file: join(FIXTURES, 'abs-ba-sa2-labelled.csv'), dataset: DATASET }),
+    );
+    const [cessnock] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], [null], 5));
+    expect(new Set(cessnock!.approvals.map((a) => a.sa2_name))).toEqual(new Set(['Cessnock']));
+    // a rerun replaces names, and a file without the columns is refused naming them
+    expect(
+      (await ingestSa2Names(db, { file: join(FIXTURES, 'asgs-sa2-names-2021.csv'), dataset: DATASET })).loaded,
+    ).toBe(3);
+    await expect(
+      ingestSa2Names(db, { file: join(FIXTURES, 'abs-ba-sa2-labelled.csv'), dataset: DATASET }),
+    ).rejects.toThrow(/lacks SA2_CODE_<year> and SA2_NAME_<year>/);
   });
 
   it('refuses an approvals file without its columns, naming them', async () => {

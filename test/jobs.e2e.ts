@@ -1,47 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../core/config.ts';
 import type { Database } from '../core/db.ts';
 import { getJob, submitJob } from '../platform/jobs/engine.ts';
 import { TEST_ROWS_KIND } from '../platform/jobs/test-kinds.ts';
 import { testConfig, testRuntime } from './support/runtime.ts';
+import { startWorkerProcess, until } from './support/worker-process.ts';
 
-const BIN = fileURLToPath(new URL('../bin/landgraph.js', import.meta.url));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LEASE_MS = 1_500;
-
-/**
- * A real `landgraph worker` on this tier's database: the embedded one over this process's
- * socket, or DATABASE_URL. The test-only kind test.rows is registered by LANDGRAPH_TEST_JOB_KINDS.
- */
-function startWorker(config: Config): { child: ChildProcess; exited: Promise<void> } {
-  const child = spawn(process.execPath, [BIN, 'worker', '--concurrency', '1'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: config.databaseUrl ?? '',
-      LANDGRAPH_DATA_DIR: config.dataDir,
-      LANDGRAPH_LOG_LEVEL: 'warn',
-      LANDGRAPH_TEST_JOB_KINDS: '1',
-      LANDGRAPH_JOB_LEASE_MS: String(LEASE_MS),
-      LANDGRAPH_JOB_POLL_MS: '100',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, exited };
-}
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('a worker killed mid-job', () => {
   let db: Database;
@@ -64,7 +30,7 @@ describe('a worker killed mid-job', () => {
       accountId: 'acct-e2e',
       input: { rows: total, batch: 1, delayMs: 60 },
     });
-    const first = startWorker(config);
+    const first = startWorkerProcess(config, { leaseMs: LEASE_MS, testJobKinds: true });
     workers.push(first.child);
     const midway = await until(
       'the first worker to commit some rows',
@@ -79,7 +45,7 @@ describe('a worker killed mid-job', () => {
     expect(atKill.state).toBe('running');
     expect(atKill.rowsDone).toBeLessThan(total);
 
-    const second = startWorker(config);
+    const second = startWorkerProcess(config, { leaseMs: LEASE_MS, testJobKinds: true });
     workers.push(second.child);
     const done = await until(
       'the second worker to finish the job',

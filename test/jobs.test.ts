@@ -11,11 +11,14 @@ import {
   canMove,
   cancelJob,
   claimJob,
+  claimJobs,
   commitRows,
   completeJob,
+  completeJobs,
   getJob,
   jobOfAccount,
   jobRows,
+  releaseJobs,
   submitJob,
   sweepExpiredJobs,
 } from '../platform/jobs/engine.ts';
@@ -189,6 +192,144 @@ describe('leases', () => {
     expect(await claimJob(db, [kind], 5_000)).toBeNull();
     await completeJob(db, claimA, {}, 1);
     expect((await claimJob(db, [kind], 5_000))?.job.id).toBe(b.id);
+  });
+});
+
+describe('runs of one queue (consecutive jobs claimed together)', () => {
+  const submitQueue = async (
+    kind: string,
+    inputs: Record<string, unknown>[],
+    runAfter?: (i: number) => Date | undefined,
+  ) => {
+    const queueKey = `q-${randomUUID()}`;
+    const ids: string[] = [];
+    for (const [i, input] of inputs.entries()) {
+      ids.push((await submitJob(db, { kind, accountId: 'acct-a', queueKey, input, runAfter: runAfter?.(i) })).id);
+    }
+    return ids;
+  };
+  const state = async (id: string) => {
+    const job = (await getJob(db, id))!;
+    return { state: job.state, attempts: job.attempts };
+  };
+
+  it('claims the head with the jobs right behind it, in order, up to the batch, stopping at one not yet due', async () => {
+    const kind = uniqueKind('run');
+    const hour = new Date(Date.now() + 3_600_000);
+    const ids = await submitQueue(kind, [{}, {}, {}, {}, {}], (i) => (i === 3 ? hour : undefined));
+    const first = (await claimJobs(db, [kind], 5_000, { [kind]: 2 }))!;
+    expect(first.jobs.map((j) => j.id)).toEqual(ids.slice(0, 2));
+    // the job behind the head will be attempt 1 when it runs, but has spent nothing yet
+    expect(first.jobs.map((j) => j.attempts)).toEqual([1, 1]);
+    expect(await state(ids[1]!)).toEqual({ state: 'running', attempts: 0 });
+    // the queue is held: nothing of it for another claim
+    expect(await claimJobs(db, [kind], 5_000, { [kind]: 10 })).toBeNull();
+    await releaseJobs(db, first.token, [ids[1]!]);
+    expect(await state(ids[1]!)).toEqual({ state: 'queued', attempts: 0 });
+    // still behind its unfinished head
+    expect(await claimJobs(db, [kind], 5_000, { [kind]: 10 })).toBeNull();
+    const done = await completeJobs(
+      db,
+      first.token,
+      [{ job: first.jobs[0]!, result: {}, startedAt: new Date(), alongside: [] }],
+      1,
+    );
+    expect([...done]).toEqual([ids[0]]);
+    const second = (await claimJobs(db, [kind], 5_000, { [kind]: 10 }))!;
+    // the fourth is not due: the run stops before it, and the fifth is not taken past it
+    expect(second.jobs.map((j) => j.id)).toEqual(ids.slice(1, 3));
+    expect(await state(ids[4]!)).toEqual({ state: 'queued', attempts: 0 });
+    // a kind without a batch is claimed one job at a time, as before
+    await releaseJobs(db, second.token, [ids[2]!]);
+    await completeJobs(
+      db,
+      second.token,
+      [{ job: second.jobs[0]!, result: {}, startedAt: new Date(), alongside: [] }],
+      1,
+    );
+    expect((await claimJobs(db, [kind], 5_000))!.jobs.map((j) => j.id)).toEqual([ids[2]]);
+  });
+
+  it('a failure mid-run records the successes before it, retries the failed job, and leaves the rest queued behind it in order', async () => {
+    const kind = uniqueKind('runfail');
+    const ran: string[] = [];
+    const logged: string[] = [];
+    const handler: JobHandler = {
+      kind,
+      batch: 10,
+      async run(job, ctx) {
+        ran.push(`${String(job.input.n)}#${job.attempts}`);
+        if (Number(job.input.failOn ?? 0) === job.attempts) {
+          await ctx.checkpoint();
+          throw new Error(`job ${String(job.input.n)} failed`);
+        }
+        ctx.onComplete(async () => {
+          logged.push(String(job.input.n));
+        });
+        return { n: job.input.n };
+      },
+      retryDelayMs: () => 0,
+      async recordSucceeded(done) {
+        logged.push(`together:${done.map((d) => String(d.result.n)).join(',')}`);
+      },
+    };
+    const ids = await submitQueue(kind, [{ n: 1 }, { n: 2 }, { n: 3, failOn: 1 }, { n: 4 }, { n: 5 }]);
+    const worker = new JobWorker(db, new JobRegistry().register(handler), config, { sweepEveryMs: null });
+    const run = (await claimJobs(db, [kind], 5_000, { [kind]: 10 }))!;
+    expect(run.jobs.map((j) => j.id)).toEqual(ids);
+    await worker.runClaimed(run);
+    expect(ran).toEqual(['1#1', '2#1', '3#1']);
+    // the two successes were recorded (with their writes) before the failure was
+    expect(logged).toEqual(['1', '2', 'together:1,2']);
+    expect(await Promise.all(ids.map(state))).toEqual([
+      { state: 'succeeded', attempts: 1 },
+      { state: 'succeeded', attempts: 1 },
+      { state: 'queued', attempts: 1 },
+      { state: 'queued', attempts: 0 },
+      { state: 'queued', attempts: 0 },
+    ]);
+    expect((await getJob(db, ids[2]!))!.error).toBe('job 3 failed');
+    // the retry comes first, then the rest, in order, each attempted once
+    const again = (await claimJobs(db, [kind], 5_000, { [kind]: 10 }))!;
+    expect(again.jobs.map((j) => j.id)).toEqual(ids.slice(2));
+    await worker.runClaimed(again);
+    expect(ran).toEqual(['1#1', '2#1', '3#1', '3#2', '4#1', '5#1']);
+    expect(await Promise.all(ids.map(state))).toEqual([
+      { state: 'succeeded', attempts: 1 },
+      { state: 'succeeded', attempts: 1 },
+      { state: 'succeeded', attempts: 2 },
+      { state: 'succeeded', attempts: 1 },
+      { state: 'succeeded', attempts: 1 },
+    ]);
+    const finished = await Promise.all(ids.map(async (id) => (await getJob(db, id))!.finishedAt!.getTime()));
+    expect([...finished].sort((a, b) => a - b)).toEqual(finished);
+  });
+
+  it('records nothing for a job of the run that was cancelled meanwhile, and the rest as usual', async () => {
+    const kind = uniqueKind('runcancel');
+    const ids = await submitQueue(kind, [{}, {}, {}]);
+    const run = (await claimJobs(db, [kind], 5_000, { [kind]: 10 }))!;
+    expect(run.jobs).toHaveLength(3);
+    await cancelJob(db, ids[1]!, 'acct-a');
+    const wrote: string[] = [];
+    const recorded = await completeJobs(
+      db,
+      run.token,
+      run.jobs.map((job) => ({
+        job,
+        result: {},
+        startedAt: new Date(),
+        alongside: [
+          async () => {
+            wrote.push(job.id);
+          },
+        ],
+      })),
+      1,
+    );
+    expect([...recorded].sort()).toEqual([ids[0], ids[2]].sort());
+    expect(wrote).toEqual([ids[0], ids[2]]);
+    expect((await getJob(db, ids[1]!))!.state).toBe('cancelled');
   });
 });
 

@@ -84,7 +84,11 @@ describe('market', () => {
         property_type, locality, postcode, geom, attribution, license) VALUES ${rows.join(',\n')};
       INSERT INTO market.rent_bond (dataset, source, state, area_kind, area, dwelling_type, bedrooms, quarter,
         median_weekly_rent, new_bonds, bonds_held, attribution, license)
-      VALUES ('live', 'test', 'TAS', 'postcode', '7000', 'house', 'all', DATE '2025-04-01', 600, 31, 280, 'test rents', 'CC BY 4.0');
+      VALUES ('live', 'test', 'TAS', 'postcode', '7000', 'house', 'all', DATE '2025-04-01', 600, 31, 280, 'test rents', 'CC BY 4.0'),
+        ('live', 'test', 'TAS', 'postcode', '7000', 'house', '3', DATE '2025-04-01', 640, 19, 180, 'test rents', 'CC BY 4.0'),
+        ('live', 'test', 'TAS', 'postcode', '7000', 'house', '2', DATE '2025-04-01', 550, 12, 100, 'test rents', 'CC BY 4.0'),
+        ('live', 'test', 'TAS', 'postcode', '7000', 'unit', '10', DATE '2025-01-01', 900, 5, 5, 'test rents', 'CC BY 4.0'),
+        ('live', 'test', 'TAS', 'postcode', '7000', 'unit', '1', DATE '2025-01-01', 410, 8, 60, 'test rents', 'CC BY 4.0');
       INSERT INTO public.dataset_source (dataset, layer, state, attribution, license, snapshot_id) VALUES
         ('live', 'market-sales', 'TAS', 'test sales', 'CC BY 4.0', 'market-test'),
         ('live', 'market-rents', 'TAS', 'test rents', 'CC BY 4.0', 'market-test');`);
@@ -124,6 +128,53 @@ describe('market', () => {
       });
       expect(market.summary[0]).toMatchObject({ median_price_12m: null, growth_1y_pct: null, gross_yield_pct: null });
       expect(market.summary[0]!.notes.join(' ')).toMatch(/Fewer than 10 sales in the trailing year \(9\)/);
+    });
+
+    it('serves rents by dwelling type and bedrooms beside the totals, the yield still on the totals', async () => {
+      const res = await get(`/api/suburb-trends/TAS/${TAS}`, {}, live);
+      expect(res.status).toBe(200);
+      const house = (res.body.summary as Array<Record<string, unknown>>).find((s) => s.property_type === 'house')!;
+      expect(house).toMatchObject({ median_weekly_rent: 600, gross_yield_pct: 5.72 });
+      expect(house.rents_by_bedrooms).toEqual([
+        { bedrooms: '2', median_weekly_rent: 550, new_bonds: 12, bonds_held: 100 },
+        { bedrooms: '3', median_weekly_rent: 640, new_bonds: 19, bonds_held: 180 },
+      ]);
+      // every published row, oldest first, bedrooms in counting order (10 after 2), the totals as 'all'
+      expect(
+        (res.body.rents as Array<Record<string, string>>).map((r) => `${r.period} ${r.dwelling_type} ${r.bedrooms}`),
+      ).toEqual(['2025-Q1 unit 1', '2025-Q1 unit 10', '2025-Q2 house 2', '2025-Q2 house 3', '2025-Q2 house all']);
+      const rents = await get(`/api/suburb-trends/TAS/${TAS}/rents`, { property_type: 'house' }, live);
+      expect(rents.status).toBe(200);
+      expect(rents.body.series).toEqual([
+        { period: '2025-Q2', property_type: 'house', median_weekly_rent: 600, new_bonds: 31, bonds_held: 280 },
+      ]);
+      expect(rents.body.by_bedrooms).toEqual([
+        {
+          period: '2025-Q2',
+          dwelling_type: 'house',
+          bedrooms: '2',
+          median_weekly_rent: 550,
+          new_bonds: 12,
+          bonds_held: 100,
+        },
+        {
+          period: '2025-Q2',
+          dwelling_type: 'house',
+          bedrooms: '3',
+          median_weekly_rent: 640,
+          new_bonds: 19,
+          bonds_held: 180,
+        },
+      ]);
+      const graph = await graphql(
+        `{ suburbMarket(state: "TAS", suburb: "${TAS}", property_type: "unit") { data { rents { period dwelling_type bedrooms median_weekly_rent } } } }`,
+        live,
+      );
+      expect(graph.body.errors).toBeUndefined();
+      expect(graph.body.data.suburbMarket.data.rents).toEqual([
+        { period: '2025-Q1', dwelling_type: 'unit', bedrooms: '1', median_weekly_rent: 410 },
+        { period: '2025-Q1', dwelling_type: 'unit', bedrooms: '10', median_weekly_rent: 900 },
+      ]);
     });
 
     it('answers hand-made rows through /api/suburb-trends with the figures worked by hand', async () => {
@@ -355,6 +406,54 @@ describe('market', () => {
       expect(without.body.layers.market_trends).toBeUndefined();
     });
 
+    it('lists the sales recorded of the property, matched by parcel or address, newest first, credited', async () => {
+      // a sale matched to the address only (no parcel): it is the property's too
+      await t.runtime.db.exec(`INSERT INTO market.sale (dataset, source, source_record_id, state, contract_date, price,
+          property_type, gnaf_pid, attribution, license)
+        VALUES ('sandbox', 'test', 'by-address', 'NSW', DATE '2025-09-29', 123000, 'house', '${nsw.gnaf_pid}',
+          'test address sale', 'CC BY 4.0')`);
+      try {
+        const expected = await t.runtime.db.query<{ id: string }>(
+          `SELECT s.source || ':' || s.source_record_id AS id FROM market.sale s
+           WHERE s.dataset = 'sandbox' AND ((s.state = 'NSW' AND s.parcel_pfi = $1) OR s.gnaf_pid = $2)
+           ORDER BY coalesce(s.contract_date, s.settlement_date) DESC NULLS LAST, s.source_record_id`,
+          [nsw.parcel_pfi, nsw.gnaf_pid],
+        );
+        expect(expected.length).toBeGreaterThan(1);
+        expect(expected[0]!.id).toBe('test:by-address');
+        const res = await graphql(`{ propertyByParcel(parcel_pfi: "${nsw.parcel_pfi}", state: "NSW") {
+          sales { status message attribution license sales { id contract_date price gnaf_pid parcel_pfi attribution } } } }`);
+        expect(res.body.errors).toBeUndefined();
+        const layer = res.body.data.propertyByParcel.sales as {
+          status: string;
+          attribution: string;
+          sales: Array<Record<string, unknown> & { id: string }>;
+        };
+        expect(layer.status).toBe('ok');
+        expect(layer.sales.map((x) => x.id)).toEqual(expected.map((r) => r.id));
+        expect(layer.sales[0]).toMatchObject({ price: 123000, gnaf_pid: nsw.gnaf_pid, parcel_pfi: null });
+        // every publisher of the listed sales is credited
+        expect(layer.attribution).toContain('test address sale');
+        expect(layer.attribution).toMatch(/synthetic demo data/);
+        const one = await graphql(`{ propertyByParcel(parcel_pfi: "${nsw.parcel_pfi}", state: "NSW") {
+          sales(limit: 1) { message sales { id } } } }`);
+        expect(one.body.data.propertyByParcel.sales.sales).toEqual([{ id: 'test:by-address' }]);
+        expect(one.body.data.propertyByParcel.sales.message).toMatch(/More than 1 sales/);
+        const bad = await graphql(
+          `{ propertyByParcel(parcel_pfi: "${nsw.parcel_pfi}", state: "NSW") { sales(limit: 0) { status } } }`,
+        );
+        expect(JSON.stringify(bad.body.errors)).toMatch(/limit must be a whole number from 1 to 200/);
+        const localityOnly = await createTestKey(t.runtime, { scopes: ['locality.read'] });
+        const refused = await graphql(
+          `{ propertyByParcel(parcel_pfi: "${nsw.parcel_pfi}", state: "NSW") { sales { status } } }`,
+          localityOnly,
+        );
+        expect(JSON.stringify(refused.body.errors)).toMatch(/Missing scope: dossier.read/);
+      } finally {
+        await t.runtime.db.exec(`DELETE FROM market.sale WHERE dataset = 'sandbox' AND source = 'test'`);
+      }
+    });
+
     it('answers comparable_sales on the Property entity', async () => {
       const res = await graphql(`{ propertyByParcel(parcel_pfi: "${nsw.parcel_pfi}", state: "NSW") {
         comparable_sales(limit: 3) { status data { property_type comparables { score sale { id price } } } } } }`);
@@ -477,6 +576,49 @@ describe('market trends of a batch of properties', () => {
       expect(mine.metrics[SUBURB_METRIC_NAMES.growth5yHouse], p.locality).toBe(house?.growth_5y_pct ?? null);
       expect(mine.metrics[SUBURB_METRIC_NAMES.grossYieldHouse], p.locality).toBe(house?.gross_yield_pct ?? null);
     }
+  });
+
+  it('answers Property.sales of every entity of one operation with one statement, as each alone', async () => {
+    const subgraph = buildSubgraphs(db, new ProvenanceCatalog(db)).market;
+    const places = await db.query<{ parcel_pfi: string; state: string; gnaf_pid: string | null }>(
+      `SELECT DISTINCT ON (s.state) s.parcel_pfi, s.state, s.gnaf_pid FROM market.sale s
+       WHERE s.dataset = 'sandbox' AND s.parcel_pfi IS NOT NULL ORDER BY s.state, s.source_record_id`,
+    );
+    // one by address only (no parcel), one with neither
+    const batch = [
+      ...places.map((p) => ({ ...p })),
+      { parcel_pfi: null, state: places[0]!.state, gnaf_pid: places[0]!.gnaf_pid },
+      { parcel_pfi: null, state: 'NSW', gnaf_pid: null },
+    ];
+    expect(batch.length).toBeGreaterThan(3);
+    const run = async (entities: typeof batch) => {
+      statements.length = 0;
+      const result = await execute({
+        schema: subgraph.schema,
+        document: parse(`query($r: [_Any!]!) { _entities(representations: $r) { ... on Property {
+          sales(limit: 5) { status message attribution sales { id gnaf_pid parcel_pfi contract_date } } } } }`),
+        variableValues: { r: entities.map((p) => ({ __typename: 'Property', ...p })) },
+        contextValue: subgraph.createContext({ dataset: 'sandbox', requestId: 'test', scopes: '*' }),
+      });
+      expect(result.errors).toBeUndefined();
+      return {
+        entities: (result.data as { _entities: unknown[] })._entities,
+        statements: statements.filter((s) => /market\.sale/.test(s)).length,
+      };
+    };
+    const all = await run(batch);
+    expect(all.statements).toBe(1);
+    const alone = [];
+    for (const p of batch) alone.push((await run([p])).entities[0]);
+    expect(all.entities).toEqual(alone);
+    type Sales = { status: string; sales: Array<{ gnaf_pid: string | null; parcel_pfi: string | null }> };
+    const layers = all.entities.map((e) => (e as { sales: Sales }).sales);
+    expect(layers.slice(0, places.length).every((l) => l.status === 'ok')).toBe(true);
+    for (const [n, p] of places.entries()) {
+      expect(layers[n]!.sales.every((x) => x.parcel_pfi === p.parcel_pfi || x.gnaf_pid === p.gnaf_pid)).toBe(true);
+    }
+    expect(layers.at(-2)!.sales.every((x) => x.gnaf_pid === places[0]!.gnaf_pid)).toBe(true);
+    expect(layers.at(-1)).toMatchObject({ status: 'no_data', sales: [] });
   });
 
   it('works out the latest full quarter in SQL as latestFullQuarterEnd does', async () => {

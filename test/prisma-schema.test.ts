@@ -83,6 +83,39 @@ describe('prisma/schema.prisma agrees with the migrated tables', () => {
     },
   );
 
+  it('names in every @@index a migrated index of its table with those key columns in that order', async () => {
+    const { runtime } = await testRuntime();
+    const indexes = await runtime.db.query<{ name: string; keys: string[] }>(
+      `SELECT n.nspname || '.' || t.relname || '.' || c.relname AS name,
+         array(SELECT pg_get_indexdef(x.indexrelid, k, true) FROM generate_series(1, x.indnkeyatts) k ORDER BY k) AS keys
+       FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+       JOIN pg_namespace n ON n.oid = t.relnamespace`,
+    );
+    const migrated = new Map(indexes.map((i) => [i.name, i.keys]));
+    const modelled: Array<[string, string[]]> = [];
+    for (const model of models) {
+      const table = `${attribute(model, 'schema') ?? 'public'}.${attribute(model, 'map') ?? model.name}`;
+      const columnOf = new Map(
+        model.properties.filter(isColumn).map((field) => [field.name, columnName(field)] as const),
+      );
+      for (const property of model.properties) {
+        if (property.type !== 'attribute' || property.name !== 'index') continue;
+        const [fields, ...named] = property.args ?? [];
+        const map = named
+          .map((a) => a.value)
+          .find((v) => typeof v === 'object' && v !== null && 'key' in v && v.key === 'map');
+        const list = fields?.value;
+        if (!map || typeof map !== 'object' || !('value' in map)) throw new Error(`${table}: an @@index without map`);
+        if (typeof list !== 'object' || list === null || !('args' in list))
+          throw new Error(`${table}: unreadable @@index`);
+        const keys = (list.args as unknown[]).map((f) => columnOf.get(String(f)) ?? `? ${String(f)}`);
+        modelled.push([`${table}.${unquote(map.value)}`, keys]);
+      }
+    }
+    expect(modelled.length).toBeGreaterThan(30);
+    for (const [name, keys] of modelled) expect(migrated.get(name), name).toEqual(keys);
+  });
+
   it('models every migrated table and column', () => {
     const modelled = new Set<string>();
     for (const model of models) {

@@ -33,6 +33,7 @@ export const INGEST_USAGE = `Usage: landgraph ingest gnaf <folder> [--states VIC
        landgraph ingest nsw-sales <file|zip|folder> (see its --help)
        landgraph ingest nsw-rental-bonds --lodgements <csv> [--holdings <csv>] (see its --help)
        landgraph ingest abs-building-approvals <csv> (see its --help)
+       landgraph ingest abs-sa2-names <csv> (see its --help)
        landgraph ingest osm --file <extract.osm|extract.osm.pbf> (see its --help)
        landgraph ingest land-supply --estates FILE --lots FILE [--week YYYY-MM-DD] (see its --help)`;
 

@@ -14,6 +14,8 @@ import {
   type RentalBondsIngestResult,
 } from './market-stats.ts';
 import { loadNswSales, type NswSalesIngestResult, prepareNswSalesIngest } from './nsw-sales.ts';
+import { ingestSa2Names, type Sa2NamesIngestResult } from './abs-sa2-names.ts';
+import { checkDataset } from './planning.ts';
 import { seconds } from './progress.ts';
 import { formatCount, noteLines, runIngest, UsageError } from './run.ts';
 
@@ -21,7 +23,9 @@ export const NSW_SALES_USAGE = `Usage: landgraph ingest nsw-sales <file|zip|fold
   <file>           NSW Valuer General bulk Property Sales Information of the 2001-to-current layout: a weekly
                    .DAT file (';'-separated A/B/C/D/Z records), a .zip of them (a yearly zip of weekly zips
                    too) or a folder of either. Each sale is matched to the parcel its legal description
-                   (lot/plan) names in the NSW cadastre already loaded, and to the G-NAF address on it.
+                   (lot/plan) names in the NSW cadastre already loaded, and to the G-NAF address on it;
+                   a sale that reaches no address so is matched by its address text (the address
+                   matcher of /api/address/match, confident matches only).
                    Sales are keyed by district/property/strata lot/dealing number: reruns update in place.
   --dataset NAME   the dataset to load into (default: live, which only live keys read; the sandbox is refused)
   --snapshot ID    names the load in its credit (default: the file's name and date)
@@ -47,6 +51,13 @@ export const ABS_APPROVALS_USAGE = `Usage: landgraph ingest abs-building-approva
   --snapshot ID    names the load in its credit (default: the file's name and date)
 `;
 
+export const ABS_SA2_NAMES_USAGE = `Usage: landgraph ingest abs-sa2-names <csv> [--dataset live]
+  <csv>            ABS ASGS SA2 allocation file (e.g. SA2_2021_AUST.csv): columns SA2_CODE_<year> (or
+                   SA2_MAINCODE_<year>) and SA2_NAME_<year>. Names the SA2s of building approvals loaded
+                   from a code-only export, so they are tied to suburbs; reruns replace names.
+  --dataset NAME   the dataset to load into (default: live; the sandbox is refused)
+`;
+
 function parse(args: string[], options: Record<string, { type: 'string' }>) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: true });
@@ -65,9 +76,10 @@ function onePositional(positionals: string[], what: string): string {
 export function formatNswSalesSummary(r: NswSalesIngestResult): string {
   return `${[
     `NSW property sales (${r.files.length} file${r.files.length === 1 ? '' : 's'}) into dataset '${r.dataset}', snapshot ${r.snapshot} (${r.snapshotDate}), in ${seconds(r.ms)}`,
-    `records read ${formatCount(r.read)}, sales loaded ${formatCount(r.loaded)}, matched to a parcel ${formatCount(r.matchedParcel)}, to an address ${formatCount(r.matchedAddress)}, refused ${formatCount(r.refused.length)}`,
+    `records read ${formatCount(r.read)}, sales loaded ${formatCount(r.loaded)}, matched to a parcel ${formatCount(r.matchedParcel)}, to an address ${formatCount(r.matchedAddress)} (${formatCount(r.matchedByText)} by its address text), refused ${formatCount(r.refused.length)}`,
     ...noteLines('refused', 'line', r.refused),
     ...noteLines('not matched to a parcel', 'line', r.unmatched),
+    ...noteLines('address text not taken', 'line', r.textUnmatched),
   ].join('\n')}\n`;
 }
 
@@ -94,6 +106,31 @@ export function formatAbsApprovalsSummary(r: AbsApprovalsIngestResult): string {
     `read ${formatCount(r.read)}, loaded ${formatCount(r.loaded)} (${formatCount(r.sa2s)} SA2s in ${r.states.join(', ')}), other region types ${formatCount(r.otherRegions)}, refused ${formatCount(r.refused.length)}`,
     ...noteLines('refused', 'line', r.refused),
   ].join('\n')}\n`;
+}
+
+export function formatSa2NamesSummary(r: Sa2NamesIngestResult): string {
+  return `${[
+    `ASGS ${r.edition} SA2 names ${r.file} into dataset '${r.dataset}' in ${seconds(r.ms)}`,
+    `read ${formatCount(r.read)}, loaded ${formatCount(r.loaded)}, refused ${formatCount(r.refused.length)}`,
+    ...noteLines('refused', 'line', r.refused),
+  ].join('\n')}\n`;
+}
+
+export function runIngestSa2NamesCommand(args: string[]): Promise<number> {
+  return runIngest(
+    'abs-sa2-names',
+    ABS_SA2_NAMES_USAGE,
+    async () => {
+      const { positionals, values } = parse(args, { dataset: { type: 'string' } });
+      // the dataset is checked before the database is opened, like every ingest's input
+      return {
+        file: onePositional(positionals, 'SA2 allocation CSV'),
+        dataset: checkDataset(values.dataset ?? 'live'),
+      };
+    },
+    ingestSa2Names,
+    formatSa2NamesSummary,
+  );
 }
 
 export function runIngestNswSalesCommand(args: string[]): Promise<number> {

@@ -48,6 +48,16 @@ export const UPSERT_SALES = `WITH input AS (
 SELECT i.seq, parcel.parcel_pfi, addr.gnaf_pid, (SELECT count(*) FROM written)::int AS written
 FROM input i LEFT JOIN parcel USING (seq) LEFT JOIN addr USING (seq) ORDER BY i.seq`;
 
+/**
+ * Sets the address a sale's text matched ($3, JSON rows of source_record_id and gnaf_pid) on sales
+ * of source $2 still without one: the address, its parcel where the sale had none, and its point.
+ */
+export const SET_SALE_ADDRESSES = `UPDATE market.sale s
+SET gnaf_pid = a.gnaf_pid, parcel_pfi = coalesce(s.parcel_pfi, a.parcel_pfi), geom = a.geom
+FROM jsonb_to_recordset($3::jsonb) AS m(source_record_id text, gnaf_pid text)
+JOIN address.address_detail a ON a.dataset = $1 AND a.gnaf_pid = m.gnaf_pid
+WHERE s.dataset = $1 AND s.source = $2 AND s.source_record_id = m.source_record_id AND s.gnaf_pid IS NULL`;
+
 /** A file's lodgements are replaced whole: $2 the file's name. */
 export const DELETE_LODGEMENTS_OF_FILE = 'DELETE FROM market.bond_lodgement WHERE dataset = $1 AND source_file = $2';
 
@@ -112,6 +122,13 @@ ON CONFLICT (dataset, sa2_code, period, freq, measure, sector, work_type, buildi
 SET sa2_name = coalesce(EXCLUDED.sa2_name, market.building_approval.sa2_name), value = EXCLUDED.value,
   dwelling_type = EXCLUDED.dwelling_type, state = EXCLUDED.state, attribution = EXCLUDED.attribution,
   license = EXCLUDED.license`;
+
+/** Upserts a batch of SA2 names ($5, JSON rows) of ASGS edition $2 with credit $3/$4. */
+export const UPSERT_SA2_NAMES = `INSERT INTO market.sa2_name (dataset, sa2_code, sa2_name, state, asgs_edition, attribution, license)
+SELECT $1, t.sa2_code, t.sa2_name, t.state, $2, $3, $4
+FROM jsonb_to_recordset($5::jsonb) AS t(sa2_code text, sa2_name text, state text)
+ON CONFLICT (dataset, sa2_code) DO UPDATE SET sa2_name = EXCLUDED.sa2_name, state = EXCLUDED.state,
+  asgs_edition = EXCLUDED.asgs_edition, attribution = EXCLUDED.attribution, license = EXCLUDED.license`;
 
 export const ANALYZE_MARKET_TABLES =
   'ANALYZE market.sale, market.bond_lodgement, market.rent_bond, market.building_approval';

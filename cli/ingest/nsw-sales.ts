@@ -35,6 +35,7 @@ import * as PLANNING from './planning-sql.ts';
 import { Progress } from './progress.ts';
 import { readZip } from './zip.ts';
 import * as MARKET from './market-sql.ts';
+import { matchSalesByAddressText, type SaleWithoutAddress } from './sales-address-text.ts';
 
 export const NSW_SALES_SOURCE = 'nsw-vg-psi';
 export const NSW_SALES_CREDIT = {
@@ -87,6 +88,10 @@ export interface NswSalesIngestResult {
   readonly loaded: number;
   readonly matchedParcel: number;
   readonly matchedAddress: number;
+  /** Of those, matched by the published address text (the legal description did not reach an address). */
+  readonly matchedByText: number;
+  /** Sales whose address text was tried and not taken, with why. */
+  readonly textUnmatched: readonly FeatureNote[];
   /** Sales loaded but not tied to a parcel, with why. */
   readonly unmatched: readonly FeatureNote[];
   /** Records refused (no price, a bad date), with why. */
@@ -325,6 +330,7 @@ export async function prepareNswSalesIngest(options: NswSalesIngestOptions): Pro
 export async function loadNswSales(db: Database, run: PreparedNswSalesIngest): Promise<NswSalesIngestResult> {
   const started = performance.now();
   const unmatched: FeatureNote[] = [];
+  const withoutAddress: SaleWithoutAddress[] = [];
   const outcome = await db.transaction(async (query) => {
     let loaded = 0;
     let matchedParcel = 0;
@@ -359,6 +365,7 @@ export async function loadNswSales(db: Database, run: PreparedNswSalesIngest): P
           });
         }
         if (row.gnaf_pid) matchedAddress += 1;
+        else withoutAddress.push({ ...sale, parcel_pfi: row.parcel_pfi });
       }
       task.update(loaded);
     }
@@ -373,6 +380,14 @@ export async function loadNswSales(db: Database, run: PreparedNswSalesIngest): P
     ]);
     return { loaded, matchedParcel, matchedAddress };
   });
+  // after the load's commit: the matcher reads G-NAF on its own connections (on the embedded
+  // database they share one backend, which the open transaction would hold)
+  const text = await matchSalesByAddressText(db, run.dataset, withoutAddress);
+  if (text.matches.length > 0) {
+    await db.transaction((query) =>
+      query(MARKET.SET_SALE_ADDRESSES, [run.dataset, NSW_SALES_SOURCE, JSON.stringify(text.matches)]),
+    );
+  }
   await db.exec(MARKET.ANALYZE_MARKET_TABLES);
   return {
     dataset: run.dataset,
@@ -381,6 +396,9 @@ export async function loadNswSales(db: Database, run: PreparedNswSalesIngest): P
     files: run.files,
     read: run.read,
     ...outcome,
+    matchedAddress: outcome.matchedAddress + text.matches.length,
+    matchedByText: text.matches.length,
+    textUnmatched: text.notes,
     unmatched,
     refused: run.refused,
     ms: performance.now() - started,

@@ -9,7 +9,7 @@ import type { Database } from '../../core/db.ts';
 import { BoundedMemo } from '../../core/bounded-memo.ts';
 import { logger } from '../../core/logger.ts';
 import { decryptSecret, webhookKey } from './crypto.ts';
-import type { Job } from '../jobs/engine.ts';
+import type { Completion, Job } from '../jobs/engine.ts';
 import type { JobHandler } from '../jobs/worker.ts';
 import type { WebhookEvent } from './publish.ts';
 import { WEBHOOK_DELIVERY_KIND, queueKeyOf } from './publish.ts';
@@ -133,9 +133,11 @@ export class DeliveryFailed extends Error {}
 
 /**
  * The window is spent: the endpoint is disabled and its waiting deliveries are given up (each
- * logged), so nothing more is sent or retried until it is enabled again; the log is kept.
+ * logged), so nothing more is sent or retried until it is enabled again; the log is kept. The
+ * waiting deliveries include those claimed behind the failed one in the same run (running, not
+ * reached): in a queue only the head's run can be running.
  */
-async function disableEndpoint(db: Database, endpointId: string): Promise<void> {
+async function disableEndpoint(db: Database, endpointId: string, failedJobId: string): Promise<void> {
   const disabled = await db.transaction(async (query) => {
     const changed = await query(
       `UPDATE platform.webhook_endpoint SET status = 'disabled', disabled_at = now() WHERE id = $1 AND status <> 'disabled' RETURNING id`,
@@ -143,9 +145,9 @@ async function disableEndpoint(db: Database, endpointId: string): Promise<void> 
     );
     const waiting = await query<{ id: string; input: { event: WebhookEvent } }>(
       `UPDATE platform.job SET state = 'cancelled', error = 'endpoint disabled after failing for the whole retry window',
-         finished_at = now(), expires_at = now() + interval '7 days'
-       WHERE queue_key = $1 AND state = 'queued' RETURNING id, input`,
-      [queueKeyOf(endpointId)],
+         lease_token = NULL, lease_until = NULL, finished_at = now(), expires_at = now() + interval '7 days'
+       WHERE queue_key = $1 AND id <> $2 AND state IN ('queued', 'running') RETURNING id, input`,
+      [queueKeyOf(endpointId), failedJobId],
     );
     for (const w of waiting) {
       await query(
@@ -159,8 +161,16 @@ async function disableEndpoint(db: Database, endpointId: string): Promise<void> 
   if (disabled) logger.warn('webhook endpoint disabled after its retry window', { endpoint: endpointId });
 }
 
+/**
+ * Deliveries to one endpoint a worker claims at once and sends one after another, in order: a
+ * backlog behind an endpoint costs one claim per run instead of one per event (issue 14's fan-out
+ * bench, docs/benchmarks.md). A failed delivery ends the run; the rest wait behind its retry.
+ */
+export const DELIVERY_RUN = 50;
+
 export const webhookDeliveryHandler: JobHandler = {
   kind: WEBHOOK_DELIVERY_KIND,
+  batch: DELIVERY_RUN,
   async run(job, ctx) {
     const endpointId = String(job.input.endpoint_id);
     const event = job.input.event as WebhookEvent;
@@ -180,26 +190,14 @@ export const webhookDeliveryHandler: JobHandler = {
     const ms = Date.now() - started;
     const ok = outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     if (ok) {
-      // the log line and the endpoint's times commit with the job's completion: one transaction
-      ctx.onComplete(async (query) => {
-        await query(
-          `INSERT INTO platform.webhook_delivery (endpoint_id, job_id, event_id, event_type, attempt, status, http_status, error, duration_ms)
-           VALUES ($1, $2, $3, $4, $5, 'delivered', $6, NULL, $7)`,
-          [endpointId, job.id, event.id, event.type, job.attempts, outcome.status, ms],
-        );
-        await query(
-          `UPDATE platform.webhook_endpoint SET status = CASE WHEN status = 'disabled' THEN status ELSE 'active' END,
-             last_delivery_at = now(), last_success_at = now() WHERE id = $1`,
-          [endpointId],
-        );
-      });
-      return { delivered: true, http_status: outcome.status, attempts: job.attempts };
+      // logged by recordSucceeded, in the transaction that records the job as succeeded
+      return { delivered: true, http_status: outcome.status, attempts: job.attempts, duration_ms: ms };
     }
     await ctx.checkpoint();
     const finalAttempt = retryDelay(job.attempts, retrySchedule(ctx.config)) === null;
     await logDelivery(ctx.db, job, event, endpointId, finalAttempt ? 'given_up' : 'failed', outcome, ms);
     // before this job is marked failed, which would let the next event of the queue be claimed
-    if (finalAttempt) await disableEndpoint(ctx.db, endpointId);
+    if (finalAttempt) await disableEndpoint(ctx.db, endpointId, job.id);
     await ctx.db.query(
       `UPDATE platform.webhook_endpoint SET status = CASE WHEN status = 'disabled' THEN status ELSE 'failing' END,
          last_delivery_at = now() WHERE id = $1`,
@@ -207,11 +205,38 @@ export const webhookDeliveryHandler: JobHandler = {
     );
     throw new DeliveryFailed(outcome.error ?? `HTTP ${outcome.status}`);
   },
+  /** The log rows and the endpoints' times of a run's deliveries, committed with their completion. */
+  async recordSucceeded(done, query) {
+    const sent = done.filter((d) => d.result.delivered === true);
+    if (sent.length === 0) return;
+    const event = (d: Completion) => d.job.input.event as WebhookEvent;
+    await query(
+      `INSERT INTO platform.webhook_delivery (endpoint_id, job_id, event_id, event_type, attempt, status, http_status, error, duration_ms)
+       SELECT t.endpoint_id, t.job_id, t.event_id, t.event_type, t.attempt, 'delivered', t.http_status, NULL, t.duration_ms
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[]) WITH ORDINALITY
+         AS t(endpoint_id, job_id, event_id, event_type, attempt, http_status, duration_ms, n)
+       ORDER BY t.n`,
+      [
+        sent.map((d) => String(d.job.input.endpoint_id)),
+        sent.map((d) => d.job.id),
+        sent.map((d) => event(d).id),
+        sent.map((d) => event(d).type),
+        sent.map((d) => d.job.attempts),
+        sent.map((d) => Number(d.result.http_status)),
+        sent.map((d) => Number(d.result.duration_ms)),
+      ],
+    );
+    await query(
+      `UPDATE platform.webhook_endpoint SET status = CASE WHEN status = 'disabled' THEN status ELSE 'active' END,
+         last_delivery_at = now(), last_success_at = now() WHERE id = ANY($1::text[])`,
+      [[...new Set(sent.map((d) => String(d.job.input.endpoint_id)))]],
+    );
+  },
   retryDelayMs(job, config) {
     return retryDelay(job.attempts, retrySchedule(config));
   },
   /** The window is spent (see disableEndpoint; already done by the last attempt, so a no-op unless it was cut short). */
   async onGiveUp(job, _error, { db }) {
-    await disableEndpoint(db, String(job.input.endpoint_id));
+    await disableEndpoint(db, String(job.input.endpoint_id), job.id);
   },
 };

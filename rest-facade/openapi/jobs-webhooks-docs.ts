@@ -159,18 +159,16 @@ export const JOBS_WEBHOOKS_ROUTE_DOCS: Record<string, RouteDoc> = {
         hint: 'A job is readable only by the account that created it.',
       },
     },
+    alsoReturns: {
+      '409': { description: 'The job has finished; error names its state.', schema: schemaRef('PlainError') },
+    },
   },
   'POST /v1/webhooks/endpoints': {
     success: schemaRef('WebhookEndpointWithSecret'),
-    successDescription: 'Not used: a registration answers 201.',
+    successStatus: '201',
+    successDescription: 'Registered; the secret is in this answer only.',
     credited: false,
     notes: `${signing} Private, loopback, link-local and unique-local hosts are refused (every resolved address).`,
-    alsoReturns: {
-      '201': {
-        description: 'Registered; the secret is in this answer only.',
-        schema: schemaRef('WebhookEndpointWithSecret'),
-      },
-    },
   },
   'GET /v1/webhooks/endpoints': {
     success: schemaRef('WebhookEndpointList'),
@@ -197,15 +195,12 @@ export const JOBS_WEBHOOKS_ROUTE_DOCS: Record<string, RouteDoc> = {
   },
   'POST /v1/webhooks/endpoints/:id/test': {
     success: schemaRef('WebhookTestQueued'),
-    successDescription: 'Not used: the test event answers 202.',
+    successStatus: '202',
+    successDescription: 'A webhook.endpoint.test event is queued for the endpoint.',
     credited: false,
     notes: signing,
     raises: { 404: noEndpoint },
     alsoReturns: {
-      '202': {
-        description: 'A webhook.endpoint.test event is queued for the endpoint.',
-        schema: schemaRef('WebhookTestQueued'),
-      },
       '409': {
         description: 'The endpoint is disabled.',
         schema: schemaRef('PlainError'),

@@ -74,10 +74,15 @@ export const LOCALITY_SCHEMAS: Record<string, SchemaObject> = {
     ...header,
     state: { type: 'string' },
     suburb: { type: 'string', description: 'Upper-cased as G-NAF names it.' },
-    extent_method: nullable(
-      'string',
-      'address-hull: the convex hull of the suburb’s G-NAF address points, widened 25 m.',
-    ),
+    extent_method: {
+      enum: ['sal-boundary', 'address-hull', null],
+      description:
+        'sal-boundary: the suburb’s ABS Suburbs and Localities (SAL) boundary, where the Census boundaries are held; else address-hull: the convex hull of its G-NAF address points, widened 25 m.',
+    },
+    sal: {
+      anyOf: [object({ code: { type: 'string' }, name: { type: 'string' } }), { type: 'null' }],
+      description: 'The ABS SAL used as the extent (its ABS credit joins the answer’s); null with address-hull.',
+    },
     centre: {
       anyOf: [object({ lat: { type: 'number' }, lng: { type: 'number' } }), { type: 'null' }],
       description: 'The extent’s centroid, where nearest distances are measured from.',

@@ -78,6 +78,20 @@ const quarter = object({
   new_bonds: nullable('integer'),
   bonds_held: nullable('integer'),
 });
+const rentRow = object(
+  {
+    period: { type: 'string', description: 'YYYY-Qn.' },
+    dwelling_type: {
+      enum: ['house', 'unit', 'townhouse', 'other', 'unknown', 'all'],
+      description: 'As the rental bond data publishes it; all = every type.',
+    },
+    bedrooms: { type: 'string', description: 'The bedroom count as published (0 a bedsit), unknown, or all.' },
+    median_weekly_rent: nullable('number', 'Null below 5 lodgements with a rent.'),
+    new_bonds: nullable('integer'),
+    bonds_held: nullable('integer'),
+  },
+  'One quarter of rents and bonds of a dwelling type and bedroom count.',
+);
 const summary = object({
   property_type: { type: 'string' },
   median_price_12m: nullable('number', 'Median of the four quarters to the latest full quarter; null below 10 sales.'),
@@ -90,6 +104,16 @@ const summary = object({
   growth_5y_pct: nullable('number'),
   median_weekly_rent: nullable('number', "The latest full quarter's, of the matching dwelling type."),
   gross_yield_pct: nullable('number', 'median_weekly_rent * 52 / median_price_12m * 100.'),
+  rents_by_bedrooms: {
+    type: 'array',
+    description: "The latest full quarter's rents of the matching dwelling type per bedroom count, fewest first.",
+    items: object({
+      bedrooms: { type: 'string' },
+      median_weekly_rent: nullable('number'),
+      new_bonds: nullable('integer'),
+      bonds_held: nullable('integer'),
+    }),
+  },
   notes: { type: 'array', items: { type: 'string' }, description: 'Why a figure is null.' },
 });
 
@@ -136,6 +160,12 @@ export const MARKET_SCHEMAS: Record<string, SchemaObject> = {
     latest_quarter: nullable('string', 'The latest full quarter, YYYY-Qn.'),
     summary: { type: 'array', items: summary },
     quarters: { type: 'array', items: quarter, description: 'Oldest first.' },
+    rents: {
+      type: 'array',
+      items: rentRow,
+      description:
+        "Rents and bonds per dwelling type and bedroom count, oldest first; bedrooms 'all' rows are the totals.",
+    },
     approvals: object({
       sa2_code: nullable('string'),
       sa2_name: nullable('string'),
@@ -194,6 +224,11 @@ export const MARKET_SCHEMAS: Record<string, SchemaObject> = {
         new_bonds: nullable('integer'),
         bonds_held: nullable('integer'),
       }),
+    },
+    by_bedrooms: {
+      type: 'array',
+      items: rentRow,
+      description: 'The same per dwelling type (as published) and bedroom count, oldest first.',
     },
   }),
 };

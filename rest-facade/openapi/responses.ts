@@ -210,7 +210,7 @@ class RouteResponses {
     };
   }
 
-  raised(status: '404' | '422', code: ErrorCode, error: RaisedError | undefined): void {
+  raised(status: '404' | '409' | '422', code: ErrorCode, error: RaisedError | undefined): void {
     if (error) this.error(status, error.description, code, error.message, error.hint);
   }
 
@@ -258,7 +258,8 @@ export function routeResponses(
 ): Record<string, ResponseObject | ReferenceObject> {
   const out = new RouteResponses(route);
   const contentType = doc?.contentType ?? 'application/json';
-  out.responses['200'] = {
+  // only the status the route answers on success: a 201 or 202 route documents no 200
+  out.responses[doc?.successStatus ?? '200'] = {
     description: doc?.successDescription ?? 'Success.',
     headers: out.headers(true, ...(doc?.credited ? CREDIT_HEADERS : []), ...(doc?.headers ?? [])),
     content: { [contentType]: { schema: doc?.success ?? { type: 'object' } } },
@@ -321,7 +322,15 @@ export function routeResponses(
       ),
     ),
   };
-  if (route.method !== 'get') {
+  if (route.bodyLimit) {
+    out.error(
+      '413',
+      'The upload is over its limits.',
+      'PAYLOAD_TOO_LARGE',
+      route.bodyLimit.message,
+      route.bodyLimit.hint,
+    );
+  } else if (route.method !== 'get') {
     out.error(
       '413',
       'The request body is over 1 MB.',
@@ -338,6 +347,7 @@ export function routeResponses(
     'The request could not be completed.',
     'Retry later; if it persists, contact support with the X-Request-Id.',
   );
+  out.raised('409', 'CONFLICT', doc?.raises?.[409]);
   out.raised('422', 'UNPROCESSABLE', doc?.raises?.[422]);
   out.unavailable(doc?.raises?.[502], doc?.raises?.[503]);
   // a route's own bodies for other statuses win over the shared error responses (e.g. its own 500 shape)
@@ -350,7 +360,7 @@ export function routeResponses(
         ...(other.credited ? CREDIT_HEADERS : []),
         ...(isRetryableStatus(Number(status)) ? ['Retry-After'] : []),
       ),
-      content: { [contentType]: { schema: other.schema } },
+      content: { [other.contentType ?? contentType]: { schema: other.schema } },
     };
   }
   return out.responses;

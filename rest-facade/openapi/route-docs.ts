@@ -17,6 +17,9 @@ import { MARKET_ROUTE_DOCS } from './market-docs.ts';
 import { SUBURB_ANALYTICS_ROUTE_DOCS } from './suburb-analytics-docs.ts';
 import { LOCALITY_ROUTE_DOCS } from './locality-docs.ts';
 import { JOBS_WEBHOOKS_ROUTE_DOCS } from './jobs-webhooks-docs.ts';
+import { SITING_ROUTE_DOCS } from './siting-docs.ts';
+import { EXPORTS_ROUTE_DOCS } from './exports-docs.ts';
+import { ENRICH_ROUTE_DOCS } from './enrich-docs.ts';
 
 /** An error a handler raises itself, with the words it uses (shown as the example). */
 export type RaisedError = { description: string; message: string; hint?: string };
@@ -28,6 +31,8 @@ export type RaisedError = { description: string; message: string; hint?: string 
  */
 export type RouteDoc = {
   success: SchemaObject;
+  /** The status the success body is sent with when it is not 200 (a creation 201, a queued job 202): documented instead of 200. */
+  successStatus?: '201' | '202';
   /** Media type of the success body when it is not JSON (the changelog's Markdown). */
   contentType?: string;
   successDescription: string;
@@ -41,9 +46,17 @@ export type RouteDoc = {
    * source behind one of its layers failed; 503 the service itself could not answer in time
    * (every route documents 503 for its database; this adds its own cause, such as a budget).
    */
-  raises?: { 404?: RaisedError; 422?: RaisedError; 502?: RaisedError; 503?: RaisedError };
+  raises?: { 404?: RaisedError; 409?: RaisedError; 422?: RaisedError; 502?: RaisedError; 503?: RaisedError };
   /** Other statuses answered with a body of the route's own; `credited` when it may carry third-party data. */
-  alsoReturns?: Record<string, { description: string; schema: SchemaObject; credited?: boolean }>;
+  alsoReturns?: Record<
+    string,
+    {
+      description: string;
+      schema: SchemaObject;
+      credited?: boolean;
+      /** When not the route's own. */ contentType?: string;
+    }
+  >;
   /** Further headers of the 200 beyond the shared ones (names in HEADERS of responses.ts). */
   headers?: string[];
 };
@@ -237,4 +250,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   ...SUBURB_ANALYTICS_ROUTE_DOCS,
   ...LOCALITY_ROUTE_DOCS,
   ...JOBS_WEBHOOKS_ROUTE_DOCS,
+  ...SITING_ROUTE_DOCS,
+  ...EXPORTS_ROUTE_DOCS,
+  ...ENRICH_ROUTE_DOCS,
 };

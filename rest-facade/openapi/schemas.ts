@@ -13,6 +13,9 @@ import { ROADS_SCHEMAS } from './roads-docs.ts';
 import { DEVELOPMENT_SCHEMAS } from './development-docs.ts';
 import { SPEAR_SCHEMAS } from './spear-docs.ts';
 import { JOBS_WEBHOOKS_SCHEMAS } from './jobs-webhooks-docs.ts';
+import { SITING_SCHEMAS } from './siting-docs.ts';
+import { EXPORTS_SCHEMAS } from './exports-docs.ts';
+import { ENRICH_SCHEMAS } from './enrich-docs.ts';
 import { SUPPLY_SCHEMAS } from './supply-docs.ts';
 import { MARKET_SCHEMAS } from './market-docs.ts';
 import { SUBURB_ANALYTICS_SCHEMAS } from './suburb-analytics-docs.ts';
@@ -557,4 +560,7 @@ export const BODY_SCHEMAS: Record<string, SchemaObject> = {
   ...SUBURB_ANALYTICS_SCHEMAS,
   ...LOCALITY_SCHEMAS,
   ...JOBS_WEBHOOKS_SCHEMAS,
+  ...SITING_SCHEMAS,
+  ...EXPORTS_SCHEMAS,
+  ...ENRICH_SCHEMAS,
 };

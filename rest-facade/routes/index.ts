@@ -56,6 +56,9 @@ import {
   localityTransportStops,
 } from './locality.ts';
 import { jobCancel, jobList, jobStatus } from './jobs.ts';
+import { earthworksResult, earthworksSubmit } from './siting.ts';
+import { exportLayers, exportManifest, exportResult, exportStatus, exportSubmit, exportUsage } from './exports.ts';
+import { enrichApprove, enrichJobResult, enrichJobStatus, enrichSubmit } from './enrich.ts';
 import {
   webhookEndpointCreate,
   webhookEndpointDelete,
@@ -135,6 +138,8 @@ export const ROUTES: RouteDefinition[] = [
   localityTransportStops,
   localitySuburbAmenities,
   catchmentWalking,
+  earthworksSubmit,
+  earthworksResult,
   jobList,
   jobStatus,
   jobCancel,
@@ -145,4 +150,15 @@ export const ROUTES: RouteDefinition[] = [
   webhookEndpointRotate,
   webhookEndpointTest,
   webhookEndpointDeliveries,
+  // the fixed paths before /{id}, which would take 'layers' or 'usage' for a job id
+  exportLayers,
+  exportUsage,
+  exportSubmit,
+  exportStatus,
+  exportResult,
+  exportManifest,
+  enrichSubmit,
+  enrichApprove,
+  enrichJobStatus,
+  enrichJobResult,
 ] as RouteDefinition[];

@@ -165,14 +165,18 @@ export const localityTransportStops = nearRoute(
   'Public transport stops and stations (with their mode)',
 );
 
+// the amenities subgraph takes the suburb's SAL boundary from the demographics subgraph (@requires)
 const SUBURB = `query SuburbAmenities($state: String!, $suburb: String!) {
-  suburbAmenities(state: $state, suburb: $suburb) {
-    ${HEADER} state suburb extent_method centre_lat centre_lng counts { category count nearest_m nearest_name } } }`;
+  suburbByName(state: $state, name: $suburb) { amenities {
+    ${HEADER} state suburb extent_method sal_code sal_name centre_lat centre_lng
+    counts { category count nearest_m nearest_name } } } }`;
 
 type SuburbLayer = Header & {
   state: string;
   suburb: string;
   extent_method: string | null;
+  sal_code: string | null;
+  sal_name: string | null;
   centre_lat: number | null;
   centre_lng: number | null;
   counts: Array<{ category: string; count: number; nearest_m: number | null; nearest_name: string | null }> | null;
@@ -183,7 +187,7 @@ export const localitySuburbAmenities = defineRoute({
   path: '/api/locality/amenities/suburb',
   tag: 'Locality',
   summary:
-    "A suburb's amenities: how many of each category lie inside it, and the distance from its centre to the nearest of each. OpenStreetMap data (ODbL).",
+    "A suburb's amenities: how many of each category lie inside it (its ABS SAL boundary where held, else the hull of its addresses; extent_method says which), and the distance from its centre to the nearest of each. OpenStreetMap data (ODbL).",
   access: { scope: 'locality.read' },
   query: z.object({
     state: stateParam,
@@ -193,9 +197,14 @@ export const localitySuburbAmenities = defineRoute({
   }),
   errorStyle: 'envelope',
   async handle(q, { graph, scope }) {
-    const { suburbAmenities: layer } = unwrap(
-      await graph.execute<{ suburbAmenities: SuburbLayer }>(SUBURB, { state: q.state, suburb: q.suburb }, scope),
+    const { suburbByName } = unwrap(
+      await graph.execute<{ suburbByName: { amenities: SuburbLayer } }>(
+        SUBURB,
+        { state: q.state, suburb: q.suburb },
+        scope,
+      ),
     );
+    const layer = suburbByName.amenities;
     if (layer.status === 'error') throw failed('suburb');
     if (layer.status === 'no_data') {
       throw new AppError(
@@ -210,6 +219,7 @@ export const localitySuburbAmenities = defineRoute({
         state: layer.state,
         suburb: layer.suburb,
         extent_method: layer.extent_method,
+        sal: layer.sal_code === null ? null : { code: layer.sal_code, name: layer.sal_name },
         centre: layer.centre_lat === null ? null : { lat: layer.centre_lat, lng: layer.centre_lng },
         counts: layer.counts ?? [],
       },

@@ -32,7 +32,8 @@ export const SALE_FIELDS = `id state contract_date settlement_date price propert
   parcel_pfi location { lat lng } distance_m attribution license`;
 export const MARKET_LAYER_FIELDS = 'status source attribution license freshness message';
 const SUMMARY_FIELDS = `property_type median_price_12m sales_12m growth_1y_pct growth_3y_pct growth_5y_pct
-  median_weekly_rent gross_yield_pct notes`;
+  median_weekly_rent gross_yield_pct rents_by_bedrooms { bedrooms median_weekly_rent new_bonds bonds_held } notes`;
+const RENT_FIELDS = 'period dwelling_type bedrooms median_weekly_rent new_bonds bonds_held';
 const QUARTER_FIELDS = 'period property_type median_price sales median_weekly_rent new_bonds bonds_held';
 /**
  * The property graph's market_trends layer: the headline figures only (the series are on
@@ -41,7 +42,7 @@ const QUARTER_FIELDS = 'period property_type median_price sales median_weekly_re
 export const GRAPH_MARKET_FIELDS = `state suburb postcode latest_quarter summary { property_type median_price_12m sales_12m
   growth_1y_pct growth_3y_pct growth_5y_pct median_weekly_rent gross_yield_pct }`;
 export const SUBURB_MARKET_FIELDS = `state suburb postcode latest_quarter summary { ${SUMMARY_FIELDS} }
-  quarters { ${QUARTER_FIELDS} } sa2_code sa2_name approvals_12m approvals { period dwelling_type value }`;
+  quarters { ${QUARTER_FIELDS} } rents { ${RENT_FIELDS} } sa2_code sa2_name approvals_12m approvals { period dwelling_type value }`;
 const PIPELINE_FIELDS = 'das_pending dwellings_pending das_approved dwellings_approved lots_available estates_selling';
 
 type Header = {
@@ -326,6 +327,7 @@ type SuburbLayer = Header & {
       new_bonds: number | null;
       bonds_held: number | null;
     }>;
+    rents: Array<{ period: string; dwelling_type: string; bedrooms: string } & Record<string, unknown>>;
     sa2_code: string | null;
     sa2_name: string | null;
     approvals: unknown[];
@@ -400,6 +402,7 @@ export const suburbTrends = defineRoute({
         latest_quarter: d?.latest_quarter ?? null,
         summary: d?.summary ?? [],
         quarters: d?.quarters ?? [],
+        rents: d?.rents ?? [],
         approvals: {
           sa2_code: d?.sa2_code ?? null,
           sa2_name: d?.sa2_name ?? null,
@@ -459,7 +462,7 @@ export const suburbTrendRents = defineRoute({
   path: '/api/suburb-trends/:state/:suburb/rents',
   tag: 'Suburb Trends',
   summary:
-    "A suburb's quarterly median weekly rent series per dwelling type (oldest first), with new bonds lodged and bonds held.",
+    "A suburb's quarterly median weekly rent series per dwelling type (oldest first), with new bonds lodged and bonds held, and the same by bedroom count where the publisher splits it.",
   access: { scope: 'locality.suburb' },
   query: suburbQuery,
   errorStyle: 'envelope',
@@ -482,6 +485,8 @@ export const suburbTrendRents = defineRoute({
         postcode: a.data?.postcode ?? null,
         latest_quarter: a.data?.latest_quarter ?? null,
         series,
+        // every bedroom count of every dwelling type published; the 'all' totals are the series above
+        by_bedrooms: (a.data?.rents ?? []).filter((r) => r.bedrooms !== 'all'),
       },
       suburbEcho(q),
     );

@@ -104,6 +104,11 @@ export class AddressData {
     return budgetedRunner(this.deps.db, budgetMs);
   }
 
+  /** One statement of the layer's own SQL (the bulk selection's count and list). */
+  runSql<T>(sql: Prisma.Sql): Promise<T[]> {
+    return this.deps.db.sql<T>(sql);
+  }
+
   addressesOnParcel(state: string, pfi: string): Promise<AddressRow[]> {
     return this.deps.db.sql<AddressRow>(ADDRESSES_ON_PARCEL(this.scope.dataset, state, pfi));
   }

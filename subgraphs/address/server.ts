@@ -1,4 +1,5 @@
 import type { RequestScope } from '../../core/context.ts';
+import { GeoJSON } from '../../core/scalars.ts';
 import type { Subgraph, SubgraphDeps } from '../../core/subgraph.ts';
 import { buildSubgraph } from '../../core/subgraph.ts';
 import type { AddressContext } from './data.ts';
@@ -14,7 +15,7 @@ export function buildAddressSubgraph(deps: SubgraphDeps): Subgraph<AddressContex
   return buildSubgraph(
     'address',
     new URL('./schema.graphql', import.meta.url),
-    { Query, Property, Address, AddressMatch, ParsedAddressComponents },
+    { Query, Property, Address, AddressMatch, ParsedAddressComponents, GeoJSON },
     (scope: RequestScope) => ({
       ...scope,
       address: new AddressData(deps, scope, localities),

@@ -187,3 +187,40 @@ export const SUGGESTIONS_BY_PREFIX = (
 };
 
 export type MatchCandidateRow = AddressRow & { locality_postcode: string | null; matched_name: string };
+
+/**
+ * Where a bulk selection's addresses are: a locality of a state, a Queensland LGA (named on the
+ * locality, as G-NAF's LOCALITY carries it), or an area. Names are compared case-insensitively.
+ */
+export type SelectionWhere =
+  | { type: 'suburb'; name: string; state: string }
+  | { type: 'lga'; name: string; state: string }
+  | { type: 'area'; polygon: string };
+
+const selectionFilter = (dataset: string, where: SelectionWhere) => {
+  switch (where.type) {
+    case 'suburb':
+      return Prisma.sql`a.dataset = ${dataset} AND a.state = ${where.state} AND a.geom IS NOT NULL
+        AND a.locality_pid IN (SELECT l.locality_pid FROM address.locality l
+          WHERE l.dataset = ${dataset} AND l.state = ${where.state} AND upper(l.locality_name) = upper(${where.name}))`;
+    case 'lga':
+      return Prisma.sql`a.dataset = ${dataset} AND a.state = ${where.state} AND a.geom IS NOT NULL
+        AND a.locality_pid IN (SELECT l.locality_pid FROM address.locality l
+          WHERE l.dataset = ${dataset} AND l.state = ${where.state} AND upper(l.lga_name) = upper(${where.name}))`;
+    case 'area':
+      // the polygon is bound as GeoJSON text; && first lets the GiST index of the points narrow the scan
+      return Prisma.sql`a.dataset = ${dataset} AND a.geom && ST_SetSRID(ST_GeomFromGeoJSON(${where.polygon}), 4326)
+        AND ST_Intersects(a.geom, ST_SetSRID(ST_GeomFromGeoJSON(${where.polygon}), 4326))`;
+  }
+};
+
+export const SELECTION_COUNT = (dataset: string, where: SelectionWhere) => Prisma.sql`
+  SELECT count(*)::int AS count FROM address.address_detail a WHERE ${selectionFilter(dataset, where)}`;
+
+export const SELECTION_GNAF_PIDS = (dataset: string, where: SelectionWhere) => Prisma.sql`
+  SELECT a.gnaf_pid FROM address.address_detail a WHERE ${selectionFilter(dataset, where)} ORDER BY a.gnaf_pid`;
+
+/** Whether a polygon given as GeoJSON text is valid to PostGIS, and why not. */
+export const POLYGON_VALIDITY = (polygon: string) => Prisma.sql`
+  SELECT ST_IsValid(g) AS valid, ST_IsValidReason(g) AS reason
+  FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${polygon}), 4326) AS g) t`;

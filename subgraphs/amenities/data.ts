@@ -8,9 +8,20 @@ import {
   NETWORK_SNAP_M,
   WALKING_SPEED_M_PER_MIN,
 } from '../../core/amenities.ts';
-import type { AmenityRow, CatchmentRow, EdgeRow, NearestNodeRow, SuburbCountRow, SuburbExtentRow } from './sql.ts';
+import DataLoader from 'dataloader';
+import type {
+  AmenityRow,
+  CatchmentsRow,
+  EdgeRow,
+  NearestNodeRow,
+  SuburbCountRow,
+  SuburbCountWithCentreRow,
+  SuburbExtentRow,
+  WalkInputRow,
+} from './sql.ts';
+import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import * as SQL from './sql.ts';
-import { type ReachedEdge, walkFrom } from './walk.ts';
+import { type ReachedEdge, type Walk, walkFrom } from './walk.ts';
 
 /** How much further than the search radius the network is read, so a walk may bend out and back. */
 export const NETWORK_REACH_FACTOR = 1.4;
@@ -41,6 +52,26 @@ export type AmenitiesNearModel = {
   data: AmenityModel[] | null;
 };
 
+/** A suburb entity as the graph keys it, with the SAL boundary the demographics subgraph gave it (@requires). */
+export type SuburbEntity = { state: string; name: string; sal_boundary?: SalBoundaryInput | null };
+
+export type SalBoundaryInput = {
+  code: string;
+  name: string;
+  geometry: GeoJSONGeometry;
+  attribution: string;
+  license: string;
+};
+
+/** What a suburb's extent holds, and how the extent was drawn. */
+export type SuburbCounts = {
+  extent_method: 'sal-boundary' | 'address-hull';
+  sal: SalBoundaryInput | null;
+  centre_lat: number | null;
+  centre_lng: number | null;
+  counts: SuburbCountRow[];
+};
+
 export type SuburbAmenitiesModel = {
   status: 'ok' | 'no_data' | 'not_covered' | 'error';
   source: string | null;
@@ -51,13 +82,22 @@ export type SuburbAmenitiesModel = {
   state: string;
   suburb: string;
   extent_method: string | null;
+  sal_code: string | null;
+  sal_name: string | null;
   centre_lat: number | null;
   centre_lng: number | null;
   counts: SuburbCountRow[] | null;
 };
 
+/** A property as the amenities subgraph sees it: its point comes from the cadastre through @requires. */
+export type AmenitiesProperty = {
+  parcel_pfi: string | null;
+  state: string;
+  location: { lat: number; lng: number } | null;
+};
+
 export type CatchmentModel = {
-  status: 'ok' | 'not_covered' | 'error';
+  status: 'ok' | 'not_covered' | 'skipped' | 'error';
   source: string | null;
   attribution: string | null;
   license: string | null;
@@ -72,6 +112,17 @@ export type CatchmentModel = {
   origin_access_m: number | null;
   reached_nodes: number;
   reached_edges: number;
+  polygon: { type: string; coordinates: unknown } | null;
+  amenities: AmenityModel[];
+};
+
+/** A catchment asked for: where, in which state's data, and how many minutes. */
+type CatchmentAsked = { state: string; lat: number; lng: number; minutes: number };
+
+/** A catchment worked out: its walk (null for the straight-line buffer), polygon and amenities inside. */
+export type CatchmentResult = {
+  approximate: boolean;
+  walk: (Walk & { origin: NearestNodeRow }) | null;
   polygon: { type: string; coordinates: unknown } | null;
   amenities: AmenityModel[];
 };
@@ -145,67 +196,128 @@ export class AmenitiesData {
     return { network: walk !== null, rows: rows.map(amenityModel) };
   }
 
-  /** The catchment of `minutes`: over the network from its nearest node, or a straight-line buffer. */
-  async catchment(state: string, lat: number, lng: number, minutes: number) {
-    const budget = minutes * WALKING_SPEED_M_PER_MIN;
-    const db = this.deps.db;
-    const walk = await this.walk(state, lat, lng, budget);
-    if (!walk || walk.reached.every((r) => r.parts.length === 0)) {
-      const [row] = await db.sql<CatchmentRow>(
-        SQL.CATCHMENT(this.scope.dataset, state, lng, lat, SQL.AREA_OF_BUFFER(lng, lat, budget), {
-          ids: [],
-          ds: [],
-          dt: [],
-          snapM: 0,
-        }),
-      );
-      return {
-        approximate: true,
-        walk: null,
-        polygon: JSON.parse(row!.polygon!) as { type: string; coordinates: unknown },
-        amenities: (row!.amenities ?? []).map(amenityModel),
-      };
-    }
-    const parts = walk.reached.flatMap((r) => r.parts.map(([f, t]) => ({ id: r.id, f, t })));
-    const area = SQL.AREA_OF_PARTS(
-      this.scope.dataset,
-      parts.map((p) => p.id),
-      parts.map((p) => p.f),
-      parts.map((p) => p.t),
-      CATCHMENT_BAND_M,
-    );
-    const [row] = await db.sql<CatchmentRow>(
-      SQL.CATCHMENT(this.scope.dataset, state, lng, lat, area, {
-        ...reachedArrays(walk.reached),
-        snapM: CATCHMENT_BAND_M * 2,
-      }),
-    );
-    // inside the band, but further along the network than the walk allows plus the band's step off it
-    const amenities = (row!.amenities ?? [])
-      .map(amenityModel)
-      .filter((a) => a.walking_distance_m !== null && a.walking_distance_m <= budget + CATCHMENT_BAND_M);
-    return {
-      approximate: false,
-      walk,
-      polygon: JSON.parse(row!.polygon!) as { type: string; coordinates: unknown },
-      amenities,
-    };
+  /**
+   * The catchment of `minutes` at a point: over the network from its nearest node, or a
+   * straight-line buffer where no node is near. Every catchment a request asks for (the root
+   * field, Property.walking_catchment of each entity) is worked out together: two statements
+   * for the batch, whatever its size (CATCHMENT_BATCH).
+   */
+  catchment(state: string, lat: number, lng: number, minutes: number): Promise<CatchmentResult> {
+    return this.catchments.load({ state, lat, lng, minutes });
   }
 
-  async suburb(state: string, suburb: string) {
+  private readonly catchments = new DataLoader<CatchmentAsked, CatchmentResult, string>(
+    (keys) => this.catchmentBatch(keys),
+    { cacheKeyFn: (k) => `${k.state}:${k.lng},${k.lat}:${k.minutes}` },
+  );
+
+  /**
+   * CATCHMENT_BATCH: one statement reads every point's nearest node and the edges within its
+   * budget; the walks run here (walk.ts); one statement draws every catchment's area and finds
+   * the amenities inside each. The walk between the two is why it is two statements, not one.
+   */
+  private async catchmentBatch(keys: readonly CatchmentAsked[]): Promise<CatchmentResult[]> {
     const db = this.deps.db;
-    const [extent] = await db.sql<SuburbExtentRow>(
-      SQL.SUBURB_EXTENT(this.scope.dataset, state, suburb, SUBURB_EXTENT_MARGIN_M),
+    const dataset = this.scope.dataset;
+    const budgets = keys.map((k) => k.minutes * WALKING_SPEED_M_PER_MIN);
+    const inputs = await db.sql<WalkInputRow>(
+      SQL.WALK_INPUTS(
+        dataset,
+        keys.map((k) => k.state),
+        keys.map((k) => k.lng),
+        keys.map((k) => k.lat),
+        budgets,
+        NETWORK_SNAP_M,
+      ),
     );
-    if (!extent?.extent) return null;
-    const counts = await db.sql<SuburbCountRow>(
-      SQL.SUBURB_COUNTS(this.scope.dataset, state, extent.extent, [...AMENITY_CATEGORIES]),
+    const byIndex = new Map(inputs.map((row) => [row.i, row]));
+    const walks = keys.map((_k, i) => {
+      const row = byIndex.get(i);
+      if (!row?.node_id || row.node_distance_m === null) return null;
+      const edges = (typeof row.edges === 'string' ? JSON.parse(row.edges) : (row.edges ?? [])) as EdgeRow[];
+      const walk = walkFrom(row.node_id, row.node_distance_m, edges, budgets[i]!);
+      // a walk that reaches no stretch of way draws nothing: the buffer stands for it
+      if (walk.reached.every((r) => r.parts.length === 0)) return null;
+      return { origin: { id: row.node_id, distance_m: row.node_distance_m }, ...walk };
+    });
+    const parts = { i: [] as number[], ids: [] as string[], froms: [] as number[], tos: [] as number[] };
+    const reached = { i: [] as number[], ids: [] as string[], ds: [] as number[], dt: [] as number[] };
+    walks.forEach((walk, i) => {
+      if (!walk) return;
+      for (const r of walk.reached) {
+        for (const [f, t] of r.parts) {
+          parts.i.push(i);
+          parts.ids.push(r.id);
+          parts.froms.push(f);
+          parts.tos.push(t);
+        }
+      }
+      const arrays = reachedArrays(walk.reached);
+      reached.i.push(...arrays.ids.map(() => i));
+      reached.ids.push(...arrays.ids);
+      reached.ds.push(...arrays.ds);
+      reached.dt.push(...arrays.dt);
+    });
+    const rows = await db.sql<CatchmentsRow>(
+      SQL.CATCHMENTS(
+        dataset,
+        keys.map((k, i) => ({ state: k.state, lng: k.lng, lat: k.lat, bufferM: walks[i] ? null : budgets[i]! })),
+        parts,
+        reached,
+        CATCHMENT_BAND_M,
+        CATCHMENT_BAND_M * 2,
+      ),
+    );
+    const answers = new Map(rows.map((row) => [row.i, row]));
+    return keys.map((_k, i) => {
+      const row = answers.get(i);
+      const walk = walks[i] ?? null;
+      const polygon = row?.polygon ? (JSON.parse(row.polygon) as { type: string; coordinates: unknown }) : null;
+      const amenities = (row?.amenities ?? []).map(amenityModel);
+      if (!walk) return { approximate: true, walk: null, polygon, amenities };
+      return {
+        approximate: false,
+        walk,
+        polygon,
+        // inside the band, but further along the network than the walk allows plus the band's step off it
+        amenities: amenities.filter(
+          (a) => a.walking_distance_m !== null && a.walking_distance_m <= budgets[i]! + CATCHMENT_BAND_M,
+        ),
+      };
+    });
+  }
+
+  /**
+   * A suburb's counts: inside its SAL boundary where the graph brought one, else inside the hull
+   * of its addresses (null when it has no address either).
+   */
+  async suburb(state: string, suburb: string, boundary: SalBoundaryInput | null): Promise<SuburbCounts | null> {
+    const db = this.deps.db;
+    let extent: string;
+    let sal: SalBoundaryInput | null = null;
+    if (boundary) {
+      extent = JSON.stringify(boundary.geometry);
+      sal = boundary;
+    } else {
+      const [hull] = await db.sql<SuburbExtentRow>(
+        SQL.SUBURB_EXTENT(this.scope.dataset, state, suburb, SUBURB_EXTENT_MARGIN_M),
+      );
+      if (!hull?.extent) return null;
+      extent = hull.extent;
+    }
+    const rows = await db.sql<SuburbCountWithCentreRow>(
+      SQL.SUBURB_COUNTS(this.scope.dataset, state, extent, [...AMENITY_CATEGORIES]),
     );
     return {
-      extent,
-      counts: counts.map((c) => ({
-        ...c,
-        nearest_m: c.nearest_m === null ? null : round(c.nearest_m),
+      extent_method: sal ? 'sal-boundary' : 'address-hull',
+      sal,
+      centre_lat: rows[0]?.centre_lat ?? null,
+      centre_lng: rows[0]?.centre_lng ?? null,
+      counts: rows.map(({ category, count, nearest_m, nearest_name }) => ({
+        category,
+        count,
+        nearest_m: nearest_m === null ? null : round(nearest_m),
+        nearest_name,
       })),
     };
   }

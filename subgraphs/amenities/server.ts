@@ -5,13 +5,15 @@ import { buildSubgraph } from '../../core/subgraph.ts';
 import type { AmenitiesContext } from './data.ts';
 import { AmenitiesData } from './data.ts';
 import { Amenity } from './resolvers/Amenity.ts';
+import { Property } from './resolvers/Property.ts';
 import { Query } from './resolvers/Query.ts';
+import { Suburb } from './resolvers/Suburb.ts';
 
 export function buildAmenitiesSubgraph(deps: SubgraphDeps): Subgraph<AmenitiesContext> {
   return buildSubgraph(
     'amenities',
     new URL('./schema.graphql', import.meta.url),
-    { Query, Amenity, GeoJSON },
+    { Query, Property, Amenity, Suburb, GeoJSON },
     (scope: RequestScope) => ({
       ...scope,
       amenities: new AmenitiesData(deps, scope),

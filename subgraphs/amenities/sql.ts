@@ -107,61 +107,130 @@ export const AMENITIES_NEAR = (
   ${walkTo(dataset, walk.snapM)}
   ORDER BY a.distance_m, a.id`;
 
-/** The catchment's area from the walk's reached parts: a band `bandM` metres along each (see CATCHMENT). */
-export const AREA_OF_PARTS = (dataset: string, ids: string[], froms: number[], tos: number[], bandM: number) =>
-  Prisma.sql`
+export type WalkInputRow = {
+  i: number;
+  node_id: string | null;
+  node_distance_m: number | null;
+  /** Every edge within the key's reach; null where no node is near (no walk). */
+  edges: EdgeRow[] | null;
+};
+
+/**
+ * What the walks of a batch of points start from, in one statement: for each point (by index),
+ * the network node nearest it within `snapM` (as NEAREST_NODE) and, where there is one, every edge
+ * within its reach (as EDGES_WITHIN).
+ */
+export const WALK_INPUTS = (
+  dataset: string,
+  states: string[],
+  lngs: number[],
+  lats: number[],
+  reaches: number[],
+  snapM: number,
+) => Prisma.sql`
+  WITH k AS (
+    SELECT (u.i - 1)::int AS i, u.state, u.reach, ST_SetSRID(ST_MakePoint(u.lng, u.lat), 4326) AS g
+    FROM unnest(${states}::text[], ${lngs}::float8[], ${lats}::float8[], ${reaches}::float8[])
+      WITH ORDINALITY AS u(state, lng, lat, reach, i)
+  )
+  SELECT k.i, n.id AS node_id, n.distance_m AS node_distance_m,
+    CASE WHEN n.id IS NULL THEN NULL ELSE (
+      SELECT coalesce(json_agg(json_build_object('id', e.id, 'source', e.source, 'target', e.target,
+        'length_m', e.length_m::float8)), '[]'::json)
+      FROM amenities.walk_edge e
+      WHERE e.dataset = ${dataset} AND e.state = k.state
+        -- the bbox lets the GiST index answer (degrees surely covering the reach, as degreesFor)
+        AND e.geom && ST_Expand(k.g, k.reach / 80000.0 + 0.0005)
+        AND ST_DWithin(e.geom::geography, k.g::geography, k.reach)
+    ) END AS edges
+  FROM k
+  LEFT JOIN LATERAL (
+    SELECT c.id, ST_Distance(c.geom::geography, k.g::geography)::float8 AS distance_m
+    FROM (
+      SELECT n.id, n.geom FROM amenities.walk_node n
+      WHERE n.dataset = ${dataset} AND n.state = k.state
+      ORDER BY n.geom <-> k.g
+      LIMIT 8
+    ) c
+    WHERE ST_DWithin(c.geom::geography, k.g::geography, ${snapM}::float8)
+    ORDER BY distance_m, c.id
+    LIMIT 1
+  ) n ON true
+  ORDER BY k.i`;
+
+export type CatchmentsRow = { i: number; polygon: string | null; amenities: AmenityRow[] | null };
+
+/** One catchment of a batch: its point, and the straight-line radius where it has no walk. */
+export type CatchmentKey = { state: string; lng: number; lat: number; bufferM: number | null };
+
+/**
+ * Every catchment of a batch in one statement, by index: its polygon as GeoJSON and every amenity
+ * inside it with its walking distance, nearest walk first.
+ * - the area of a walked catchment is a band `bandM` metres along each reached part (`parts`),
+ *   each part buffered on its own in metres on GDA94 Australian Albers (EPSG:3577) and the bands
+ *   unioned: not one buffer of all the parts, for which the embedded database's GEOS returns no row
+ *   at all (a 15-minute walk's few hundred lines), and on PostgreSQL the union of small bands is
+ *   the fastest form measured (docs/benchmarks.md); at 40 m Albers' scale error is centimetres;
+ * - the area of a catchment with no walk (`bufferM`) is the straight-line buffer round its point;
+ * - an amenity's walking distance is taken over its own catchment's reached edges (`reached`: the
+ *   metres from the origin to each edge's ends), null within none.
+ */
+export const CATCHMENTS = (
+  dataset: string,
+  keys: readonly CatchmentKey[],
+  parts: { i: number[]; ids: string[]; froms: number[]; tos: number[] },
+  reached: { i: number[]; ids: string[]; ds: number[]; dt: number[] },
+  bandM: number,
+  snapM: number,
+) => Prisma.sql`
+  WITH k AS MATERIALIZED (
+    SELECT (u.i - 1)::int AS i, u.state, u.buffer_m, ST_SetSRID(ST_MakePoint(u.lng, u.lat), 4326) AS g
+    FROM unnest(${keys.map((k) => k.state)}::text[], ${keys.map((k) => k.lng)}::float8[],
+      ${keys.map((k) => k.lat)}::float8[], ${keys.map((k) => k.bufferM)}::float8[])
+      WITH ORDINALITY AS u(state, lng, lat, buffer_m, i)
+  ),
   part AS (
-    SELECT ST_LineSubstring(e.geom, p.f, p.t) AS g
-    FROM unnest(${ids}::text[], ${froms}::float8[], ${tos}::float8[]) AS p(id, f, t)
+    SELECT p.i, ST_LineSubstring(e.geom, p.f, p.t) AS g
+    FROM unnest(${parts.i}::int[], ${parts.ids}::text[], ${parts.froms}::float8[], ${parts.tos}::float8[]) AS p(i, id, f, t)
     JOIN amenities.walk_edge e ON e.dataset = ${dataset} AND e.id = p.id
     WHERE p.t > p.f
   ),
-  -- The band is each reached part buffered on its own, in metres on GDA94 Australian Albers
-  -- (EPSG:3577), and the bands unioned. Not one buffer of all the parts together: the embedded
-  -- database's GEOS returns no row at all for a buffer of a few hundred lines (a 15-minute walk),
-  -- and on PostgreSQL the union of small bands is the fastest of the forms measured (16 ms for a
-  -- 15-minute walk, against 43 ms for one buffer; docs/benchmarks.md). At 40 m Albers' scale
-  -- error is centimetres.
   area AS MATERIALIZED (
-    SELECT ST_Transform(ST_Union(ST_Buffer(ST_Transform(g, 3577), ${bandM}::float8, 'quad_segs=4')), 4326) AS g
-    FROM part
-  )`;
-
-/** The catchment's area with no network: a straight-line buffer of `radiusM` round the point. */
-export const AREA_OF_BUFFER = (lng: number, lat: number, radiusM: number) => Prisma.sql`
-  area AS MATERIALIZED (SELECT ST_Buffer(${point(lng, lat)}::geography, ${radiusM}::float8, 'quad_segs=16')::geometry AS g)`;
-
-export type CatchmentRow = { polygon: string | null; amenities: AmenityRow[] | null };
-
-/**
- * The catchment in one statement: its polygon (`area`: AREA_OF_PARTS or AREA_OF_BUFFER) as
- * GeoJSON, and every amenity inside it with its walking distance, nearest walk first. With no
- * network (`ids` empty) the walking distance is null and the straight line stands.
- */
-export const CATCHMENT = (
-  dataset: string,
-  state: string,
-  lng: number,
-  lat: number,
-  area: Prisma.Sql,
-  walk: { ids: string[]; ds: number[]; dt: number[]; snapM: number },
-) => Prisma.sql`
-  WITH pt AS NOT MATERIALIZED (SELECT ${point(lng, lat)} AS g),
-  ${area},
-  ${reachedCte(walk.ids, walk.ds, walk.dt)},
+    SELECT part.i, ST_Transform(ST_Union(ST_Buffer(ST_Transform(part.g, 3577), ${bandM}::float8, 'quad_segs=4')), 4326) AS g
+    FROM part GROUP BY part.i
+    UNION ALL
+    SELECT k.i, ST_Buffer(k.g::geography, k.buffer_m, 'quad_segs=16')::geometry FROM k WHERE k.buffer_m IS NOT NULL
+  ),
+  reached AS MATERIALIZED (
+    SELECT * FROM unnest(${reached.i}::int[], ${reached.ids}::text[], ${reached.ds}::float8[], ${reached.dt}::float8[])
+      AS r(i, id, ds, dt)
+  ),
   inside AS (
-    SELECT a.*, ST_Distance(a.geom::geography, pt.g::geography)::float8 AS distance_m
-    FROM amenities.amenity a, area, pt
-    WHERE a.dataset = ${dataset} AND a.state = ${state} AND a.geom && area.g AND ST_Intersects(a.geom, area.g)
+    SELECT k.i, a.*, ST_Distance(a.geom::geography, k.g::geography)::float8 AS distance_m
+    FROM k
+    JOIN area ON area.i = k.i
+    JOIN amenities.amenity a ON a.dataset = ${dataset} AND a.state = k.state AND a.geom && area.g
+      AND ST_Intersects(a.geom, area.g)
   ),
   found AS (
-    SELECT ${AMENITY_COLUMNS}, a.distance_m, w.walk_m::float8 AS walking_distance_m
+    SELECT a.i, ${AMENITY_COLUMNS}, a.distance_m, w.walk_m::float8 AS walking_distance_m
     FROM inside a
-    ${walkTo(dataset, walk.snapM)}
+    LEFT JOIN LATERAL (
+      SELECT least(r.ds + f.frac * e.length_m, r.dt + (1 - f.frac) * e.length_m)
+               + ST_Distance(a.geom::geography, ST_LineInterpolatePoint(e.geom, f.frac)::geography) AS walk_m
+      FROM amenities.walk_edge e
+      JOIN reached r ON r.id = e.id AND r.i = a.i
+      CROSS JOIN LATERAL (SELECT ST_LineLocatePoint(e.geom, a.geom) AS frac) f
+      WHERE e.dataset = ${dataset} AND e.id = ANY(SELECT r2.id FROM reached r2 WHERE r2.i = a.i)
+        AND ST_DWithin(e.geom::geography, a.geom::geography, ${snapM}::float8)
+      ORDER BY e.geom <-> a.geom
+      LIMIT 1
+    ) w ON true
   )
-  SELECT (SELECT ST_AsGeoJSON(g, 7) FROM area) AS polygon,
-    (SELECT coalesce(json_agg(f ORDER BY f.walking_distance_m NULLS LAST, f.distance_m, f.id), '[]'::json)
-     FROM found f) AS amenities`;
+  SELECT k.i, (SELECT ST_AsGeoJSON(area.g, 7) FROM area WHERE area.i = k.i) AS polygon,
+    (SELECT coalesce(json_agg(to_jsonb(f) - 'i' ORDER BY f.walking_distance_m NULLS LAST, f.distance_m, f.id), '[]'::json)
+     FROM found f WHERE f.i = k.i) AS amenities
+  FROM k ORDER BY k.i`;
 
 export type SuburbExtentRow = {
   addresses: number;
@@ -171,8 +240,8 @@ export type SuburbExtentRow = {
 };
 
 /**
- * A suburb's extent until the Census SAL boundaries are held: the convex hull of its G-NAF
- * address points, widened `marginM` metres (an amenity on the boundary road still counts).
+ * A suburb's extent where no SAL boundary of it is held: the convex hull of its G-NAF address
+ * points, widened `marginM` metres (an amenity on the boundary road still counts).
  */
 export const SUBURB_EXTENT = (dataset: string, state: string, suburb: string, marginM: number) => Prisma.sql`
   WITH hull AS (
@@ -188,12 +257,16 @@ export const SUBURB_EXTENT = (dataset: string, state: string, suburb: string, ma
   FROM extent`;
 
 export type SuburbCountRow = { category: string; count: number; nearest_m: number | null; nearest_name: string | null };
+export type SuburbCountWithCentreRow = SuburbCountRow & { centre_lat: number; centre_lng: number };
 
-/** Per category: how many amenities lie inside the extent, and the nearest to its centre (KNN). */
+/**
+ * Per category: how many amenities lie inside the extent, and the nearest to its centre (KNN);
+ * every row also carries the centre (the extent's centroid).
+ */
 export const SUBURB_COUNTS = (dataset: string, state: string, extent: string, categories: string[]) => Prisma.sql`
   WITH area AS MATERIALIZED (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${extent}::text), 4326) AS g),
   centre AS MATERIALIZED (SELECT ST_Centroid(g) AS g FROM area)
-  SELECT c.category,
+  SELECT c.category, ST_Y(centre.g)::float8 AS centre_lat, ST_X(centre.g)::float8 AS centre_lng,
     (SELECT count(*)::int FROM amenities.amenity a, area
      WHERE a.dataset = ${dataset} AND a.state = ${state} AND a.category = c.category
        AND a.geom && area.g AND ST_Intersects(a.geom, area.g)) AS count,

@@ -2,9 +2,12 @@
  * The amenities layer's part of the suburb analytics bundle (core/suburb-metrics.ts): per suburb,
  * how many of each category lie inside it and how far its centre is from the nearest of each.
  *
- * A suburb's extent here is the convex hull of its G-NAF address points widened 25 m (as the
- * locality routes draw it) until the Census SAL boundaries are held. Two statements per state:
- * the counts, and the nearest of each category to every suburb's centre (GiST KNN per pair).
+ * A suburb's extent is drawn as the locality route draws it: its ABS SAL boundary where the
+ * state's Census boundaries are held (credited), else the convex hull of its G-NAF address points
+ * widened 25 m. The route reads the boundary through the graph; this batch job reads the address
+ * and Census tables itself, set-based (the exception the hazards provider makes, for the same
+ * reason: one statement per state, not a graph call per suburb). Two statements per state: the
+ * counts, and the nearest of each category to every suburb's centre (GiST KNN per pair).
  */
 import { Prisma } from '../../generated/prisma/client.ts';
 import { AMENITIES_LAYER, AMENITY_CATEGORIES, type AmenityCategory } from '../../core/amenities.ts';
@@ -34,17 +37,38 @@ export const COUNT_METRICS: Record<AmenityCategory, string> = {
 export const nearestMetric = (category: AmenityCategory) => `${COUNT_METRICS[category]}_nearest_m`;
 
 const extents = (dataset: string, state: string) => Prisma.sql`
-  extent AS MATERIALIZED (
+  hull AS (
     SELECT upper(l.locality_name) AS suburb,
       ST_Buffer(ST_ConvexHull(ST_Collect(d.geom))::geography, ${SUBURB_EXTENT_MARGIN_M}::float8)::geometry AS g
     FROM address.locality l
     JOIN address.address_detail d ON d.dataset = l.dataset AND d.locality_pid = l.locality_pid
     WHERE l.dataset = ${dataset} AND l.state = ${state}
     GROUP BY upper(l.locality_name)
+  ),
+  -- the SAL of the name as the demographics layer picks it (full name first, then the most populous)
+  extent AS MATERIALIZED (
+    SELECT h.suburb, coalesce(s.geom, h.g) AS g, s.code AS sal_code
+    FROM hull h
+    LEFT JOIN LATERAL (
+      SELECT b.code, b.geom FROM census.boundary b
+      LEFT JOIN census.profile p ON p.dataset = b.dataset AND p.geography = b.geography AND p.code = b.code
+      WHERE b.dataset = ${dataset} AND b.geography = 'SAL' AND b.state = ${state} AND b.name_key = h.suburb
+        AND b.geom IS NOT NULL
+        AND EXISTS (SELECT 1 FROM public.dataset_source ds
+          WHERE ds.dataset = ${dataset} AND ds.layer = 'demographics' AND ds.state = ${state})
+      ORDER BY (upper(b.name) = h.suburb) DESC, p.population DESC NULLS LAST, b.code
+      LIMIT 1
+    ) s ON true
   )`;
 
 type CountRow = { suburb: string; category: string; n: number };
-type NearestRow = { suburb: string; category: string; nearest_m: number | null; nearest_name: string | null };
+type NearestRow = {
+  suburb: string;
+  sal_code: string | null;
+  category: string;
+  nearest_m: number | null;
+  nearest_name: string | null;
+};
 
 export const amenitiesSuburbMetrics: SuburbMetricsProvider = {
   section: 'amenities',
@@ -72,8 +96,8 @@ export const amenitiesSuburbMetrics: SuburbMetricsProvider = {
       JOIN amenities.amenity a ON a.dataset = ${dataset} AND a.state = ${state} AND a.geom && e.g AND ST_Intersects(a.geom, e.g)
       GROUP BY e.suburb, a.category`);
     const nearest = await db.sql<NearestRow>(Prisma.sql`
-      WITH ${extents(dataset, state)}, centre AS (SELECT suburb, ST_Centroid(g) AS g FROM extent)
-      SELECT c.suburb, k.category, n.nearest_m, n.name AS nearest_name
+      WITH ${extents(dataset, state)}, centre AS (SELECT suburb, sal_code, ST_Centroid(g) AS g FROM extent)
+      SELECT c.suburb, c.sal_code, k.category, n.nearest_m, n.name AS nearest_name
       FROM centre c
       CROSS JOIN unnest(${[...AMENITY_CATEGORIES]}::text[]) AS k(category)
       LEFT JOIN LATERAL (
@@ -103,6 +127,7 @@ export const amenitiesSuburbMetrics: SuburbMetricsProvider = {
       c.section.categories as Record<string, { count: number; nearest_m: number | null; nearest_name: string | null }>;
     for (const row of nearest) {
       const c = entry(row.suburb);
+      if (row.sal_code) Object.assign(c.section, { extent_method: 'sal-boundary', sal_code: row.sal_code });
       const category = row.category as AmenityCategory;
       const metres = row.nearest_m === null ? null : Math.round(row.nearest_m);
       c.metrics[nearestMetric(category)] = metres;

@@ -3,8 +3,12 @@ import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { ProfileModel } from './profile.ts';
-import type { AtPointRow, ProfileRow } from './sql.ts';
-import { AREAS_AT_POINTS, SUBURB_PROFILES } from './sql.ts';
+import type { AtPointRow, ProfileRow, SalBoundaryRow } from './sql.ts';
+import { AREAS_AT_POINTS, SAL_BOUNDARIES, SUBURB_PROFILES } from './sql.ts';
+import { suburbKey } from '../../core/suburb-metrics.ts';
+import type { GeoJSONGeometry } from '../../core/geojson.ts';
+import { withoutAbsSuffix } from './profile.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 
 export type { ProfileModel } from './profile.ts';
 
@@ -23,9 +27,22 @@ export const DEMOGRAPHICS_LAYER = 'demographics';
 
 type PointKey = { state: string; lat: number; lng: number };
 
+/** A suburb entity as the graph keys it. */
+export type SuburbEntity = { state: string; name: string };
+
+export type SalBoundaryModel = {
+  code: string;
+  name: string;
+  geometry: GeoJSONGeometry;
+  attribution: string;
+  license: string;
+};
+
 /** The demographics subgraph's data source for one request: every point's areas in one statement. */
 export class DemographicsData {
   readonly atPoint: DataLoader<PointKey, Omit<AtPointRow, 'i'>, string>;
+  /** The SAL boundary of every suburb entity of a request, in one statement. */
+  readonly salBoundary: DataLoader<SuburbEntity, Omit<SalBoundaryRow, 'i'>, string>;
 
   constructor(
     private readonly deps: SubgraphDeps,
@@ -33,7 +50,8 @@ export class DemographicsData {
   ) {
     this.atPoint = new DataLoader(
       async (keys) => {
-        const rows = await deps.db.sql<AtPointRow>(
+        const rows = await foldedSql<AtPointRow>(
+          deps.db,
           AREAS_AT_POINTS(
             scope.dataset,
             keys.map((k) => k.state),
@@ -45,6 +63,21 @@ export class DemographicsData {
         return keys.map((_k, i) => byIndex.get(i) ?? { sa1: null, sal: null });
       },
       { cacheKeyFn: (k) => `${k.state}:${k.lng},${k.lat}` },
+    );
+    this.salBoundary = new DataLoader(
+      async (keys) => {
+        const rows = await deps.db.sql<SalBoundaryRow>(
+          SAL_BOUNDARIES(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => suburbKey(withoutAbsSuffix(k.name))),
+            keys.map((k) => suburbKey(k.name)),
+          ),
+        );
+        const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
+        return keys.map((_k, i) => byIndex.get(i) ?? { code: null, name: null, geometry: null });
+      },
+      { cacheKeyFn: (k) => `${k.state}:${k.name}` },
     );
   }
 

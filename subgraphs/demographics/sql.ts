@@ -76,3 +76,24 @@ export const STATE_SUBURB_PROFILES = `SELECT ${PROFILE_JSON} AS profile, b.name_
   JOIN census.profile p ON p.dataset = b.dataset AND p.geography = b.geography AND p.code = b.code
   WHERE b.dataset = $1 AND b.geography = 'SAL' AND b.state = $2
   ORDER BY b.name_key, p.population DESC NULLS LAST, b.code`;
+
+/** One SAL boundary of a batch of names, by the index of its key; null fields where none has the name. */
+export type SalBoundaryRow = { i: number; code: string | null; name: string | null; geometry: unknown };
+
+/**
+ * The SAL boundary of every (state, name) of a batch in one statement: the SAL whose name, ABS
+ * suffix dropped, is the key's (`keys`); one whose full name is the name asked (`fulls`) first,
+ * then the most populous, as the suburb lookup orders them.
+ */
+export const SAL_BOUNDARIES = (dataset: string, states: string[], keys: string[], fulls: string[]) => Prisma.sql`
+  SELECT (k.i - 1)::int AS i, b.code, b.name, ST_AsGeoJSON(b.geom, 7)::json AS geometry
+  FROM unnest(${states}::text[], ${keys}::text[], ${fulls}::text[]) WITH ORDINALITY AS k(state, name_key, full_name, i)
+  LEFT JOIN LATERAL (
+    SELECT b.code, b.name, b.geom FROM census.boundary b
+    LEFT JOIN census.profile p ON p.dataset = b.dataset AND p.geography = b.geography AND p.code = b.code
+    WHERE b.dataset = ${dataset} AND b.geography = 'SAL' AND b.state = k.state AND b.name_key = k.name_key
+      AND b.geom IS NOT NULL
+    ORDER BY (upper(b.name) = k.full_name) DESC, p.population DESC NULLS LAST, b.code
+    LIMIT 1
+  ) b ON true
+  ORDER BY k.i`;

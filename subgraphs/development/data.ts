@@ -14,6 +14,7 @@ import {
 
 import type { SpearFound, SpearRow } from './spear-sql.ts';
 import { SPEAR_IN_BOX, SPEAR_NEAR, SPEAR_OF_PARCELS } from './spear-sql.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 
 /** The SPEAR layer's name in dataset_source (VIC only). */
 export const SPEAR_LAYER = 'spear';
@@ -70,7 +71,8 @@ export class DevelopmentData {
   ) {
     this.applicationsOf = new DataLoader<ParcelKey, Found, string>(
       async (keys) => {
-        const rows = await deps.db.sql<Found>(
+        const rows = await foldedSql<Found>(
+          deps.db,
           APPLICATIONS_OF_PARCELS(
             scope.dataset,
             keys.map((k) => k.state),
@@ -83,7 +85,7 @@ export class DevelopmentData {
       { cacheKeyFn: (k) => `${k.state}:${k.parcel_pfi}` },
     );
     this.spearOf = new DataLoader<string, SpearFound, string>(async (pfis) => {
-      const rows = await deps.db.sql<SpearFound>(SPEAR_OF_PARCELS(scope.dataset, [...pfis]));
+      const rows = await foldedSql<SpearFound>(deps.db, SPEAR_OF_PARCELS(scope.dataset, [...pfis]));
       const byIndex = new Map(rows.map((row) => [row.i, row]));
       return pfis.map((_p, i) => byIndex.get(i) ?? { i, freshness: null, features: [] });
     });

@@ -187,27 +187,70 @@ export type FeedFilter = {
 };
 
 /**
+ * How many rows of the feed (after the cursor and `updated_since`) a window's page looks through
+ * in the feed's own order before it asks the spatial index instead. A window holding 1 in 250 of
+ * the feed or more fills its page within them; a sparser one is read from the GiST index, where it
+ * holds few rows (fewer than 1 in 250 of those after the cursor). 50,000 balances the two: the
+ * ordered walk costs about a twentieth of a table read per row (it reads only the feed index, which
+ * carries geom), and the spatial path a table read per row of the window.
+ */
+export const FEED_WINDOW_WALK = 50_000;
+
+/**
  * One page of the change feed in the order our copy changed (received_at, then id), one row
  * past the limit to tell whether there is more. Keyset, not offset: a row that changes while a
  * client pages moves to the end of the order, so it is read again after the cursor, never
  * skipped; rows not yet committed are newer than any committed one (the writers serialise on
  * one lock and stamp their rows after taking it), so a page never passes a row it cannot see.
+ *
+ * The page's ids come from the indexes alone and only those rows are then read from the table
+ * (migration 0022: the feed index carries geom). An LGA's page is the head of its own index. A
+ * window's page is two parts whose union is, in order, every row of the window after the cursor:
+ * the window's rows among the next `walk` rows of the feed (`head`), and, only when
+ * those hold too few and the feed goes on past them, the window's rows after the last of them
+ * (`rest`, by the GiST index). One statement whatever the window: its prepared plan (the pool
+ * names its statements, so PostgreSQL may plan it once for every window) cannot be the wrong
+ * one of the two for a dense or a sparse window.
  */
-export const FEED_PAGE = (dataset: string, filter: FeedFilter, limit: number) => {
-  const conditions: Prisma.Sql[] = [Prisma.sql`a.dataset = ${dataset}`];
-  if (filter.lgaCode !== null) conditions.push(Prisma.sql`a.lga_code = ${filter.lgaCode}`);
-  if (filter.bbox !== null) {
-    const b = filter.bbox;
-    conditions.push(Prisma.sql`a.geom && ST_MakeEnvelope(${b.west}, ${b.south}, ${b.east}, ${b.north}, 4326)`);
-  }
-  if (filter.since !== null) conditions.push(Prisma.sql`a.received_at >= ${filter.since}::timestamptz`);
+export const FEED_PAGE = (dataset: string, filter: FeedFilter, limit: number, walk = FEED_WINDOW_WALK) => {
+  const conditions: Prisma.Sql[] = [Prisma.sql`k.dataset = ${dataset}`];
+  if (filter.lgaCode !== null) conditions.push(Prisma.sql`k.lga_code = ${filter.lgaCode}`);
+  if (filter.since !== null) conditions.push(Prisma.sql`k.received_at >= ${filter.since}::timestamptz`);
   if (filter.after !== null) {
-    conditions.push(Prisma.sql`(a.received_at, a.id) > (${filter.after.at}::timestamptz, ${filter.after.id}::bigint)`);
+    conditions.push(Prisma.sql`(k.received_at, k.id) > (${filter.after.at}::timestamptz, ${filter.after.id}::bigint)`);
   }
-  return Prisma.sql`
+  const where = Prisma.join(conditions, ' AND ');
+  const read = (ids: Prisma.Sql) => Prisma.sql`
   SELECT ${COLUMNS}, a.id::text AS feed_id
-  FROM development.application a
-  WHERE ${Prisma.join(conditions, ' AND ')}
+  FROM (${ids}) page
+  JOIN development.application a ON a.id = page.id
   ORDER BY a.received_at, a.id
   LIMIT ${limit + 1}`;
+  if (filter.bbox === null) {
+    return read(Prisma.sql`SELECT k.id FROM development.application k WHERE ${where}
+      ORDER BY k.received_at, k.id LIMIT ${limit + 1}`);
+  }
+  const b = filter.bbox;
+  const box = Prisma.sql`ST_MakeEnvelope(${b.west}, ${b.south}, ${b.east}, ${b.north}, 4326)`;
+  return Prisma.sql`
+  WITH head AS MATERIALIZED (
+    SELECT h.id FROM (
+      SELECT k.id, k.received_at, k.geom FROM development.application k WHERE ${where}
+      ORDER BY k.received_at, k.id LIMIT ${walk}
+    ) h
+    WHERE h.geom && ${box}
+    ORDER BY h.received_at, h.id LIMIT ${limit + 1}
+  ), edge AS MATERIALIZED (
+    SELECT k.received_at, k.id FROM development.application k
+    WHERE (SELECT count(*) FROM head) <= ${limit} AND ${where}
+    ORDER BY k.received_at, k.id OFFSET ${walk - 1} LIMIT 1
+  ), rest AS (
+    -- edge as a one-time condition: joined as a table, the planner may walk the feed first and
+    -- find edge empty for each of its rows
+    SELECT k.id FROM development.application k
+    WHERE EXISTS (SELECT 1 FROM edge) AND ${where} AND k.geom && ${box}
+      AND (k.received_at, k.id) > ((SELECT e.received_at FROM edge e), (SELECT e.id FROM edge e))
+    ORDER BY k.received_at, k.id LIMIT ${limit + 1}
+  )
+  ${read(Prisma.sql`SELECT id FROM head UNION ALL SELECT id FROM rest`)}`;
 };

@@ -8,6 +8,7 @@ import type { LiveHazardAnswer, LiveHazardService } from './sources/live.ts';
 import type { HazardLiveSources } from './sources/registry.ts';
 import type { HazardKind, HazardsRow } from './sql.ts';
 import { HAZARDS_AT_POINTS } from './sql.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 
 export type PointKey = { state: string; lat: number; lng: number };
 
@@ -81,7 +82,8 @@ export class HazardsData {
   ) {
     this.atPoint = new DataLoader<PointKey, Omit<HazardsRow, 'i'> | null, string>(
       async (keys) => {
-        const rows = await deps.db.sql<HazardsRow>(
+        const rows = await foldedSql<HazardsRow>(
+          deps.db,
           HAZARDS_AT_POINTS(
             scope.dataset,
             keys.map((k) => k.state),

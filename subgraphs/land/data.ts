@@ -13,6 +13,7 @@ import {
   EASEMENTS_OF_PARCELS,
   LAND_VALUES_OF_PARCELS,
 } from './sql.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 
 export type LandProperty = {
   parcel_pfi: string | null;
@@ -66,19 +67,21 @@ export class LandData {
         keys.map((k) => k.lat),
       ] as const;
     this.easementsOf = new DataLoader<ParcelKey, Found<EasementRow>, string>(
-      async (keys) => inKeyOrder(keys, await deps.db.sql<Found<EasementRow>>(EASEMENTS_OF_PARCELS(...columns(keys)))),
+      async (keys) =>
+        inKeyOrder(keys, await foldedSql<Found<EasementRow>>(deps.db, EASEMENTS_OF_PARCELS(...columns(keys)))),
       { cacheKeyFn: parcelKey },
     );
     this.landValueOf = new DataLoader<ParcelKey, Found<LandValueRow>, string>(
       async (keys) =>
-        inKeyOrder(keys, await deps.db.sql<Found<LandValueRow>>(LAND_VALUES_OF_PARCELS(...columns(keys)))),
+        inKeyOrder(keys, await foldedSql<Found<LandValueRow>>(deps.db, LAND_VALUES_OF_PARCELS(...columns(keys)))),
       { cacheKeyFn: parcelKey },
     );
     this.buildingsOn = new DataLoader<BoundaryKey, Found<BuildingRow>, string>(
       async (keys) =>
         inKeyOrder(
           keys,
-          await deps.db.sql<Found<BuildingRow>>(
+          await foldedSql<Found<BuildingRow>>(
+            deps.db,
             BUILDINGS_ON_PARCELS(
               dataset,
               keys.map((k) => k.state),

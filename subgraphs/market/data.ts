@@ -2,7 +2,15 @@ import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
-import type { ComparableRow, MarketLayerName, PipelineRow, SaleRow, SalesFilter, SuburbMarketRow } from './sql.ts';
+import type {
+  ComparableRow,
+  MarketLayerName,
+  PipelineRow,
+  PropertySalesRow,
+  SaleRow,
+  SalesFilter,
+  SuburbMarketRow,
+} from './sql.ts';
 import * as SQL from './sql.ts';
 import type { SuburbMarketModel } from './trends.ts';
 import { MIN_SALES_PER_QUARTER, suburbMarket } from './trends.ts';
@@ -11,6 +19,8 @@ import { suburbKey } from '../../core/suburb-metrics.ts';
 export type MarketProperty = {
   parcel_pfi: string | null;
   state: string;
+  /** The property's G-NAF address, from the address subgraph through @requires; null without one. */
+  gnaf_pid: string | null;
   location: { lat: number; lng: number } | null;
   /** The address's locality and postcode, from the address subgraph through @requires; null without an address. */
   address: { data: { locality: string; postcode: string | null } | null } | null;
@@ -34,6 +44,9 @@ export type ComparableSalesModel = {
 export type ComparableSalesLayerModel = LayerResult<ComparableSalesModel>;
 export type MarketTrendsLayerModel = LayerResult<SuburbMarketModel> & { known: boolean };
 
+/** A property of a batch of sales lookups: its parcel and address, and how many sales are asked for. */
+type PropertySalesKey = { state: string; parcel_pfi: string | null; gnaf_pid: string | null; limit: number };
+
 /** A suburb of a batch: its state, its name as suburbKey has it and the caller's postcode (null: the data's). */
 type SuburbKey = { state: string; suburb: string; postcode: string | null };
 
@@ -47,6 +60,14 @@ export class MarketData {
    * of a batch, suburbMarket), in one statement over all of them.
    */
   private readonly suburbRows: DataLoader<SuburbKey, Omit<SuburbMarketRow, 'i'>, string>;
+  /** The sales of every property of a request (Property.sales of each entity), in one statement. */
+  readonly salesOfProperty: DataLoader<PropertySalesKey, SaleRow[], string>;
+  /**
+   * Each suburb's market once per request: a batch of a suburb's properties (the bulk export
+   * reads 500 at once) shares one, where building it per property was a visible share of the
+   * export's CPU and garbage. Pure, so sharing the object is safe.
+   */
+  private readonly markets = new Map<string, Promise<SuburbFound>>();
 
   constructor(
     private readonly deps: SubgraphDeps,
@@ -67,6 +88,24 @@ export class MarketData {
         return keys.map((k, i) => byIndex.get(i) ?? new Error(`No market row for ${k.suburb} ${k.state}`));
       },
       { cacheKeyFn: (k) => `${k.state}\u0000${k.suburb}\u0000${k.postcode ?? ''}` },
+    );
+    this.salesOfProperty = new DataLoader<PropertySalesKey, SaleRow[], string>(
+      async (keys) => {
+        const rows = await deps.db.sql<PropertySalesRow>(
+          SQL.SALES_OF_PROPERTIES(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.parcel_pfi),
+            keys.map((k) => k.gnaf_pid),
+            keys.map((k) => k.limit),
+          ),
+        );
+        const byIndex = new Map(rows.map((r) => [r.i, r.sales]));
+        return keys.map((_k, i) => byIndex.get(i) ?? []);
+      },
+      {
+        cacheKeyFn: (k) => `${k.state}\u0000${k.parcel_pfi ?? ''}\u0000${k.gnaf_pid ?? ''}\u0000${k.limit}`,
+      },
     );
   }
 
@@ -133,7 +172,17 @@ export class MarketData {
   }
 
   /** The market of a suburb: its rows come through the request's batch of suburbs (one statement for all). */
-  async suburb(
+  suburb(state: string, name: string, postcode: string | null, propertyType: string | null): Promise<SuburbFound> {
+    const key = `${state}|${suburbKey(name)}|${postcode ?? ''}|${propertyType ?? ''}`;
+    let found = this.markets.get(key);
+    if (!found) {
+      found = this.buildSuburb(state, name, postcode, propertyType);
+      this.markets.set(key, found);
+    }
+    return found;
+  }
+
+  private async buildSuburb(
     state: string,
     name: string,
     postcode: string | null,

@@ -84,6 +84,45 @@ export function SALES(
     LIMIT ${limit + 1}`;
 }
 
+/** The sales of one property of a batch (SALES_OF_PROPERTIES), by the index of its key. */
+export type PropertySalesRow = { i: number; sales: Array<Omit<SaleRow, 'distance_m'> & { distance_m: null }> };
+
+/**
+ * The sales of every property of a batch in one statement: those matched to its parcel (state and
+ * parcel_pfi) or to its address (gnaf_pid), newest first, at most one past its limit (so the
+ * caller knows it was reached). A sale matched to both is listed once.
+ */
+export const SALES_OF_PROPERTIES = (
+  dataset: string,
+  states: string[],
+  pfis: Array<string | null>,
+  gnafPids: Array<string | null>,
+  limits: number[],
+) => Prisma.sql`
+  SELECT (k.i - 1)::int AS i, coalesce((
+    SELECT json_agg(x.sale ORDER BY x.n)
+    FROM (
+      SELECT json_build_object('id', s.source || ':' || s.source_record_id, 'state', s.state,
+          'contract_date', s.contract_date::text, 'settlement_date', s.settlement_date::text, 'price', s.price,
+          'property_type', s.property_type, 'nature_of_property', s.nature_of_property,
+          'primary_purpose', s.primary_purpose, 'area', s.area, 'area_unit', s.area_unit, 'area_m2', s.area_m2,
+          'address', s.address, 'locality', s.locality, 'postcode', s.postcode, 'zoning', s.zoning,
+          'strata_lot_number', s.strata_lot_number, 'dealing_number', s.dealing_number,
+          'legal_description', s.legal_description, 'gnaf_pid', s.gnaf_pid, 'parcel_pfi', s.parcel_pfi,
+          'location', CASE WHEN s.geom IS NULL THEN NULL ELSE json_build_object('lat', ST_Y(s.geom), 'lng', ST_X(s.geom)) END,
+          'distance_m', NULL, 'attribution', s.attribution, 'license', s.license) AS sale,
+        row_number() OVER (ORDER BY ${SALE_DATE} DESC NULLS LAST, s.source_record_id) AS n
+      FROM market.sale s
+      WHERE s.dataset = ${dataset}
+        AND ((k.pfi IS NOT NULL AND s.state = k.state AND s.parcel_pfi = k.pfi) OR (k.gnaf IS NOT NULL AND s.gnaf_pid = k.gnaf))
+      ORDER BY n
+      LIMIT k.lim + 1
+    ) x
+  ), '[]'::json) AS sales
+  FROM unnest(${states}::text[], ${pfis}::text[], ${gnafPids}::text[], ${limits}::int[])
+    WITH ORDINALITY AS k(state, pfi, gnaf, lim, i)
+  ORDER BY k.i`;
+
 /** The newest sale of a parcel: the type and size a comparable search compares by default. */
 export const LAST_SALE_OF_PARCEL = (dataset: string, state: string, pfi: string) => Prisma.sql`
   SELECT s.property_type, s.area_m2 FROM market.sale s
@@ -132,6 +171,8 @@ export const COMPARABLES = (
 export type RentRow = {
   area_kind: 'suburb' | 'postcode';
   dwelling_type: string;
+  /** The bedroom count as published ('0' a bedsit), 'unknown', or 'all' (every count). */
+  bedrooms: string;
   quarter: string;
   median_weekly_rent: number | null;
   new_bonds: number | null;
@@ -169,11 +210,16 @@ export type SuburbMarketRow = {
  * - quarterly sale counts and medians per type (a median only from `min` sales up);
  * - trailing-year windows per type: k = 0 is the year to the end, k = 1, 3, 5 the same four
  *   quarters k years earlier;
- * - quarterly rents and bonds (bedrooms not split), by the suburb's name or its postcode;
+ * - quarterly rents and bonds per dwelling type and bedroom count ('all' rows the totals), by the
+ *   suburb's name or its postcode;
  * (newest and kp are MATERIALIZED: each state's newest sale and each suburb's postcode worked out once,
- * not again in every subquery that reads them.)
+ * not again in every subquery that reads them. The quarters truncate a timestamp, not the timestamptz a
+ * bare date would become, which spares a time-zone conversion per sale and gives the same day; the
+ * windows' bounds are dates worked out once per window (OFFSET 0 keeps them from being inlined into
+ * the join's test of every sale), the same midnight bounds the date-minus-interval arithmetic gives.)
  * - dwelling units approved in the suburb's SA2 (the SA2 whose name is the suburb's or starts with
- *   it, "Castle Hill - North"), dwelling units (measure 1), all sectors, summed per quarter.
+ *   it, "Castle Hill - North"; the name the export carried, else the ASGS name of its code from
+ *   market.sa2_name), dwelling units (measure 1), all sectors, summed per quarter.
  */
 export const SUBURB_MARKETS = (
   dataset: string,
@@ -210,11 +256,11 @@ export const SUBURB_MARKETS = (
       SELECT json_agg(json_build_object('property_type', q.property_type, 'quarter', q.quarter, 'sales', q.sales,
         'median_price', q.median_price) ORDER BY q.quarter, q.property_type)
       FROM (
-        SELECT s.property_type, date_trunc('quarter', ${SALE_DATE})::date::text AS quarter, count(*)::int AS sales,
+        SELECT s.property_type, date_trunc('quarter', ${SALE_DATE}::timestamp)::date::text AS quarter, count(*)::int AS sales,
           CASE WHEN count(*) >= ${min} THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) END AS median_price
         FROM market.sale s
         WHERE s.dataset = ${dataset} AND s.state = kp.state AND upper(s.locality) = kp.suburb AND ${SALE_DATE} IS NOT NULL
-        GROUP BY s.property_type, date_trunc('quarter', ${SALE_DATE})
+        GROUP BY s.property_type, date_trunc('quarter', ${SALE_DATE}::timestamp)
       ) q
     ), '[]'::json) AS quarters,
     coalesce((
@@ -223,30 +269,34 @@ export const SUBURB_MARKETS = (
       FROM (
         SELECT s.property_type, w.k, count(*)::int AS sales, percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) AS median_price
         FROM market.sale s
-        JOIN unnest(ARRAY[0, 1, 3, 5]) AS w(k)
-          ON ${SALE_DATE} > kp.end_date - make_interval(years => w.k + 1) AND ${SALE_DATE} <= kp.end_date - make_interval(years => w.k)
+        JOIN (SELECT w.k, (kp.end_date - make_interval(years => w.k + 1))::date AS after,
+            (kp.end_date - make_interval(years => w.k))::date AS upto
+          FROM unnest(ARRAY[0, 1, 3, 5]) AS w(k) OFFSET 0) w
+          ON ${SALE_DATE} > w.after AND ${SALE_DATE} <= w.upto
         WHERE kp.end_date IS NOT NULL AND s.dataset = ${dataset} AND s.state = kp.state AND upper(s.locality) = kp.suburb
         GROUP BY s.property_type, w.k
       ) w
     ), '[]'::json) AS windows,
     coalesce((
       SELECT json_agg(json_build_object('area_kind', r.area_kind, 'dwelling_type', r.dwelling_type,
-        'quarter', r.quarter::text, 'median_weekly_rent', r.median_weekly_rent, 'new_bonds', r.new_bonds,
-        'bonds_held', r.bonds_held) ORDER BY r.quarter, r.dwelling_type)
+        'bedrooms', r.bedrooms, 'quarter', r.quarter::text, 'median_weekly_rent', r.median_weekly_rent,
+        'new_bonds', r.new_bonds, 'bonds_held', r.bonds_held) ORDER BY r.quarter, r.dwelling_type, r.bedrooms)
       FROM market.rent_bond r
-      WHERE r.dataset = ${dataset} AND r.state = kp.state AND r.bedrooms = 'all'
+      WHERE r.dataset = ${dataset} AND r.state = kp.state
         AND ((r.area_kind = 'suburb' AND upper(r.area) = kp.suburb) OR (r.area_kind = 'postcode' AND r.area = kp.postcode))
     ), '[]'::json) AS rents,
     coalesce((
       SELECT json_agg(json_build_object('sa2_code', a.sa2_code, 'sa2_name', a.sa2_name, 'quarter', a.quarter,
         'dwelling_type', a.dwelling_type, 'value', a.value) ORDER BY a.sa2_code, a.quarter, a.dwelling_type)
       FROM (
-        SELECT a.sa2_code, min(a.sa2_name) AS sa2_name, date_trunc('quarter', a.period)::date::text AS quarter,
-          a.dwelling_type, sum(a.value)::float8 AS value
+        SELECT a.sa2_code, min(coalesce(a.sa2_name, n.sa2_name)) AS sa2_name,
+          date_trunc('quarter', a.period)::date::text AS quarter, a.dwelling_type, sum(a.value)::float8 AS value
         FROM market.building_approval a
+        LEFT JOIN market.sa2_name n ON n.dataset = a.dataset AND n.sa2_code = a.sa2_code
         WHERE a.dataset = ${dataset} AND a.state = kp.state AND a.measure = '1' AND a.sector = '9'
-          AND (upper(a.sa2_name) = kp.suburb OR upper(a.sa2_name) LIKE kp.suburb || ' - %'
-            OR upper(a.sa2_name) LIKE kp.suburb || ' (%')
+          AND (upper(coalesce(a.sa2_name, n.sa2_name)) = kp.suburb
+            OR upper(coalesce(a.sa2_name, n.sa2_name)) LIKE kp.suburb || ' - %'
+            OR upper(coalesce(a.sa2_name, n.sa2_name)) LIKE kp.suburb || ' (%')
         GROUP BY a.sa2_code, date_trunc('quarter', a.period), a.dwelling_type
       ) a
     ), '[]'::json) AS approvals

@@ -54,16 +54,19 @@ const STATE_POSTCODES = (dataset: string, state: string) => Prisma.sql`
   ) p GROUP BY suburb`;
 
 const STATE_RENTS = (dataset: string, state: string) => Prisma.sql`
-  SELECT r.area_kind, upper(r.area) AS area, r.dwelling_type, r.quarter::text AS quarter, r.median_weekly_rent,
+  SELECT r.area_kind, upper(r.area) AS area, r.dwelling_type, r.bedrooms, r.quarter::text AS quarter, r.median_weekly_rent,
     r.new_bonds, r.bonds_held
   FROM market.rent_bond r WHERE r.dataset = ${dataset} AND r.state = ${state} AND r.bedrooms = 'all'
   ORDER BY r.quarter, r.dwelling_type`;
 
 const STATE_APPROVALS = (dataset: string, state: string) => Prisma.sql`
-  SELECT a.sa2_code, min(a.sa2_name) AS sa2_name, date_trunc('quarter', a.period)::date::text AS quarter, a.dwelling_type,
-    sum(a.value)::float8 AS value
+  SELECT a.sa2_code, min(coalesce(a.sa2_name, n.sa2_name)) AS sa2_name, date_trunc('quarter', a.period)::date::text AS quarter,
+    a.dwelling_type, sum(a.value)::float8 AS value
   FROM market.building_approval a
-  WHERE a.dataset = ${dataset} AND a.state = ${state} AND a.measure = '1' AND a.sector = '9' AND a.sa2_name IS NOT NULL
+  -- a code-only export is named by the ASGS names table, as SUBURB_MARKETS names it
+  LEFT JOIN market.sa2_name n ON n.dataset = a.dataset AND n.sa2_code = a.sa2_code
+  WHERE a.dataset = ${dataset} AND a.state = ${state} AND a.measure = '1' AND a.sector = '9'
+    AND coalesce(a.sa2_name, n.sa2_name) IS NOT NULL
   GROUP BY a.sa2_code, date_trunc('quarter', a.period), a.dwelling_type
   ORDER BY a.sa2_code, 3, 4`;
 

@@ -69,6 +69,18 @@ export type MarketQuarterModel = {
   bonds_held: number | null;
 };
 
+/** A quarter's rents and bonds of one dwelling type and bedroom count, as published. */
+export type RentQuarterModel = {
+  period: string;
+  dwelling_type: string;
+  bedrooms: string;
+  median_weekly_rent: number | null;
+  new_bonds: number | null;
+  bonds_held: number | null;
+};
+
+export type BedroomRentModel = Omit<RentQuarterModel, 'period' | 'dwelling_type'>;
+
 export type MarketTypeSummaryModel = {
   property_type: string;
   median_price_12m: number | null;
@@ -78,6 +90,8 @@ export type MarketTypeSummaryModel = {
   growth_5y_pct: number | null;
   median_weekly_rent: number | null;
   gross_yield_pct: number | null;
+  /** The latest full quarter's rents of the type's dwelling per bedroom count (no 'all' row). */
+  rents_by_bedrooms: BedroomRentModel[];
   notes: string[];
 };
 
@@ -88,6 +102,8 @@ export type SuburbMarketModel = {
   latest_quarter: string | null;
   summary: MarketTypeSummaryModel[];
   quarters: MarketQuarterModel[];
+  /** Every dwelling type and bedroom count published, 'all' rows the totals; oldest first. */
+  rents: RentQuarterModel[];
   sa2_code: string | null;
   sa2_name: string | null;
   approvals: Array<{ period: string; dwelling_type: string; value: number }>;
@@ -127,11 +143,33 @@ export interface SuburbMarketInput {
   propertyType?: string | null;
 }
 
+/** Bedroom counts in reading order: 0, 1, 2, ... 10, then words (unknown, all). */
+const byBedrooms = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+
 /** A suburb's market from its rows: the series (sales and rents per quarter and type), the headline figures per type and the approvals. */
 export function suburbMarket(input: SuburbMarketInput): SuburbMarketModel {
   const only = (type: string) => !input.propertyType || input.propertyType === type;
-  const rents = rentsOfSuburb(input.rents);
+  const published = rentsOfSuburb(input.rents);
+  // the series by property type and the yields stand on the totals of every bedroom count
+  const rents = published.filter((r) => r.bedrooms === 'all');
   const rentOf = new Map(rents.map((r) => [`${r.dwelling_type}:${r.quarter}`, r]));
+  const dwellingAsked = input.propertyType ? RENT_DWELLING[input.propertyType] : undefined;
+  const rentSeries = published
+    .filter((r) => !input.propertyType || r.dwelling_type === dwellingAsked)
+    .map((r) => ({
+      period: quarterLabel(r.quarter),
+      dwelling_type: r.dwelling_type,
+      bedrooms: r.bedrooms,
+      median_weekly_rent: r.median_weekly_rent,
+      new_bonds: r.new_bonds,
+      bonds_held: r.bonds_held,
+    }))
+    .sort(
+      (a, b) =>
+        a.period.localeCompare(b.period) ||
+        a.dwelling_type.localeCompare(b.dwelling_type) ||
+        byBedrooms(a.bedrooms, b.bedrooms),
+    );
   const quarters = new Map<string, MarketQuarterModel>();
   for (const q of input.quarters.filter((r) => only(r.property_type))) {
     const rent = RENT_DWELLING[q.property_type]
@@ -166,9 +204,24 @@ export function suburbMarket(input: SuburbMarketInput): SuburbMarketModel {
   );
   const types = [...new Set(series.map((q) => q.property_type))].sort();
   const latestStart = input.end ? quarterStart(input.end) : null;
-  const summary = types.map((type) =>
-    summarise(type, input.windows, latestStart ? rentOf.get(`${RENT_DWELLING[type]}:${latestStart}`) : undefined),
-  );
+  const summary = types.map((type) => {
+    const dwelling = RENT_DWELLING[type];
+    const byBedroom = published
+      .filter((r) => dwelling && r.dwelling_type === dwelling && r.quarter === latestStart && r.bedrooms !== 'all')
+      .map((r) => ({
+        bedrooms: r.bedrooms,
+        median_weekly_rent: r.median_weekly_rent,
+        new_bonds: r.new_bonds,
+        bonds_held: r.bonds_held,
+      }))
+      .sort((a, b) => byBedrooms(a.bedrooms, b.bedrooms));
+    return summarise(
+      type,
+      input.windows,
+      latestStart ? rentOf.get(`${dwelling}:${latestStart}`) : undefined,
+      byBedroom,
+    );
+  });
   const sa2 = input.approvals[0] ?? null;
   const sa2Approvals = input.approvals.filter((a) => a.sa2_code === sa2?.sa2_code);
   return {
@@ -178,6 +231,7 @@ export function suburbMarket(input: SuburbMarketInput): SuburbMarketModel {
     latest_quarter: input.end ? quarterLabel(input.end) : null,
     summary,
     quarters: series,
+    rents: rentSeries,
     sa2_code: sa2?.sa2_code ?? null,
     sa2_name: sa2?.sa2_name ?? null,
     approvals: sa2Approvals.map((a) => ({
@@ -189,7 +243,12 @@ export function suburbMarket(input: SuburbMarketInput): SuburbMarketModel {
   };
 }
 
-function summarise(type: string, windows: WindowRow[], rent: RentRow | undefined): MarketTypeSummaryModel {
+function summarise(
+  type: string,
+  windows: WindowRow[],
+  rent: RentRow | undefined,
+  rentsByBedrooms: BedroomRentModel[],
+): MarketTypeSummaryModel {
   const notes: string[] = [];
   const window = (k: number) => windows.find((w) => w.property_type === type && w.k === k);
   const median = (k: number): number | null => {
@@ -223,6 +282,7 @@ function summarise(type: string, windows: WindowRow[], rent: RentRow | undefined
     growth_5y_pct: growth(5),
     median_weekly_rent: rentWeekly,
     gross_yield_pct: grossYieldPct(rentWeekly, now),
+    rents_by_bedrooms: rentsByBedrooms,
     notes,
   };
 }

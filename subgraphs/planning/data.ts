@@ -10,6 +10,7 @@ import type { LivePlanningAnswer } from './sources/protocols.ts';
 import type { PlanningAdapters } from './sources/registry.ts';
 import type { OverlayRow, PlanningRow, ZoneRow } from './sql.ts';
 import { PLANNING_AT_POINTS } from './sql.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 
 export type PointKey = { state: string; lat: number; lng: number };
 export type PlanningAtPoint = { covered: boolean; zone: ZoneRow | null; overlays: OverlayRow[] };
@@ -81,19 +82,18 @@ export class PlanningData {
       async (keys) => {
         const missing = keys.filter((k) => !shared.has(sharedKey(k)));
         if (missing.length > 0) {
-          const answers = deps.db
-            .sql<PlanningRow>(
-              PLANNING_AT_POINTS(
-                scope.dataset,
-                missing.map((k) => k.state),
-                missing.map((k) => k.lng),
-                missing.map((k) => k.lat),
-              ),
-            )
-            .then((rows) => {
-              const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
-              return missing.map((_k, i) => byIndex.get(i) ?? { covered: false, zone: null, overlays: [] });
-            });
+          const answers = foldedSql<PlanningRow>(
+            deps.db,
+            PLANNING_AT_POINTS(
+              scope.dataset,
+              missing.map((k) => k.state),
+              missing.map((k) => k.lng),
+              missing.map((k) => k.lat),
+            ),
+          ).then((rows) => {
+            const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
+            return missing.map((_k, i) => byIndex.get(i) ?? { covered: false, zone: null, overlays: [] });
+          });
           missing.forEach((k, i) => {
             const key = sharedKey(k);
             const answer = answers.then((all) => all[i]!);

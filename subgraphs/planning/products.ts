@@ -6,6 +6,7 @@ import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { AssessmentOutcome } from './resolvers/assessment.ts';
 import type { ClimateRow, UgbFeatureRow, UgbPointRow } from './sql.ts';
 import { CLIMATE_AT_POINTS, UGB_AT_POINTS, UGB_IN_BBOX } from './sql.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 
 export type PointKey = { state: string; lat: number; lng: number };
 export type UgbAtPointRow = Omit<UgbPointRow, 'i'>;
@@ -59,7 +60,8 @@ export class ProductsData {
     );
     this.climateAt = new DataLoader(
       async (keys) => {
-        const rows = await db.sql<ClimateRow>(
+        const rows = await foldedSql<ClimateRow>(
+          db,
           CLIMATE_AT_POINTS(
             dataset,
             keys.map((k) => k.state),

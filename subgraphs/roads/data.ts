@@ -6,6 +6,7 @@ import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { RoadLine } from '../../core/boundaries/boundaries.ts';
 import type { NearbyRoadRow, RoadLineRow } from './sql.ts';
 import { ROADS_NEAREST, ROADS_NEAR_PARCELS } from './sql.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 
 /** A centreline as the boundary classifier reads it. */
 export type RoadLineModel = RoadLine;
@@ -46,7 +47,8 @@ export class RoadsData {
   ) {
     this.linesNear = new DataLoader(
       async (keys) => {
-        const rows = await deps.db.sql<RoadLineRow>(
+        const rows = await foldedSql<RoadLineRow>(
+          deps.db,
           ROADS_NEAR_PARCELS(
             scope.dataset,
             keys.map((k) => k.state),

@@ -6,6 +6,7 @@ import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { SiteClassBand, SiteClassEstimate } from './site-class.ts';
 import type { SoilAtRow } from './sql.ts';
 import { SOIL_AT_PLACES } from './sql.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 
 export type SoilProperty = {
   parcel_pfi: string | null;
@@ -44,7 +45,8 @@ export class SoilData {
   ) {
     this.atPlace = new DataLoader(
       async (keys) => {
-        const rows = await deps.db.sql<SoilAtRow>(
+        const rows = await foldedSql<SoilAtRow>(
+          deps.db,
           SOIL_AT_PLACES(
             scope.dataset,
             keys.map((k) => k.state),

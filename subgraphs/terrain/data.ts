@@ -5,9 +5,10 @@ import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
 import type { ContourLineModel } from './contour-set.ts';
+import type { EarthworksModel } from './earthworks.ts';
 import type { DemTile } from './dem.ts';
-import type { DemTileRow } from './sql.ts';
-import { DEM_TILES_FOR_WINDOWS } from './sql.ts';
+import type { DemTileRow, FootprintCheckRow } from './sql.ts';
+import { DEM_TILES_FOR_WINDOWS, FOOTPRINT_ON_LOT, heightsFromArraySend } from './sql.ts';
 import type { GroundProfileModel } from './profile.ts';
 import type { TerrainStatsModel } from './stats.ts';
 import type { ContourStyle } from './zoom.ts';
@@ -28,6 +29,16 @@ export type GroundProfileLayerModel = LayerResult<GroundProfileModel>;
 
 /** The Elevation group's answer: the statistics, and whether the group serves the state at all. */
 export type TerrainLayerModel = TerrainStatsLayerModel & { available: boolean; reason: string | null };
+
+/** Earthworks and their checks: like the Elevation group, whether the state is served at all. */
+export type EarthworksLayerModel = LayerResult<EarthworksModel> & { available: boolean; reason: string | null };
+export type EarthworksSiteModel = {
+  footprint_area_m2: number;
+  ground_min_m: number;
+  ground_max_m: number;
+  balanced_pad_level_m: number;
+};
+export type EarthworksSiteLayerModel = LayerResult<EarthworksSiteModel> & { available: boolean; reason: string | null };
 
 export type ContourSetModel = Omit<LayerResult<never>, 'data'> &
   ContourStyle & { cell_size_m: number | null; contours: ContourLineModel[] };
@@ -55,13 +66,22 @@ export class TerrainData {
           ),
         );
         const byIndex = keys.map((): DemTile[] => []);
-        for (const { keys: served, ...tile } of rows) {
+        for (const { keys: served, heights, ...rest } of rows) {
+          const tile: DemTile = { ...rest, heights: heightsFromArraySend(heights) };
           for (const i of served) byIndex[i]?.push(tile);
         }
         return byIndex;
       },
       { cacheKeyFn: windowKey },
     );
+  }
+
+  /** PostGIS's verdict on a footprint and its lot: validity (with the reason), cover, and the footprint's area. */
+  async footprintOnLot(footprint: GeoJSONGeometry, lot: GeoJSONGeometry): Promise<FootprintCheckRow> {
+    const [row] = await this.deps.db.sql<FootprintCheckRow>(
+      FOOTPRINT_ON_LOT(JSON.stringify(footprint), JSON.stringify(lot)),
+    );
+    return row!;
   }
 
   provenance(state: string): Promise<Provenance | undefined> {

@@ -9,8 +9,8 @@ export type DemTile = {
   cell_lat: number;
   cols: number;
   rows: number;
-  /** Metres AHD; a NULL (no survey) is a hole in the model. */
-  heights: Array<number | null>;
+  /** Metres AHD; a NULL or NaN (no survey) is a hole in the model. */
+  heights: ArrayLike<number | null>;
 };
 
 /**

@@ -1,8 +1,39 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { DemTile } from './dem.ts';
 
-/** A DEM tile with the indexes (in the batch) of every window it serves. */
-export type DemTileRow = DemTile & { keys: number[] };
+/** A DEM tile as the statement returns it: its heights in `array_send` form, and the indexes (in the batch) of every window it serves. */
+export type DemTileRow = Omit<DemTile, 'heights'> & { heights: Uint8Array; keys: number[] };
+
+const FLOAT8_OID = 701;
+
+/**
+ * The heights of a tile from `array_send(heights)`: PostgreSQL's binary form of a float8[]
+ * (dimensions, then each element as a length, -1 for NULL, and 8 big-endian bytes). A tile's
+ * 4,096 heights as text cost the driver more CPU to parse than the rest of the terrain layer
+ * (postgres-array walks them character by character); the binary doubles are the stored values
+ * bit for bit, as the shortest-round-trip text PostgreSQL prints would parse to. NULL (no
+ * survey) becomes NaN, which the grid already treats as a hole.
+ */
+export function heightsFromArraySend(bytes: Uint8Array): Float64Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dims = view.getInt32(0);
+  if (dims === 0) return new Float64Array(0);
+  if (dims !== 1 || view.getUint32(8) !== FLOAT8_OID)
+    throw new RangeError('DEM heights must be a float8[] of one dimension');
+  const count = view.getInt32(12);
+  const heights = new Float64Array(count);
+  let at = 20; // ndim, has-null flag, element type, then the one dimension's length and lower bound
+  for (let i = 0; i < count; i += 1) {
+    const length = view.getInt32(at);
+    at += 4;
+    if (length === -1) heights[i] = Number.NaN;
+    else {
+      heights[i] = view.getFloat64(at);
+      at += 8;
+    }
+  }
+  return heights;
+}
 
 /**
  * The largest DEM cell the index prefilter allows for (about 1 km): a tile is read when it
@@ -28,7 +59,7 @@ export const DEM_TILES_FOR_WINDOWS = (
     FROM unnest(${states}::text[], ${wests}::float8[], ${souths}::float8[], ${easts}::float8[], ${norths}::float8[])
       WITH ORDINALITY AS u(state, w, s, e, n, i)
   )
-  SELECT t.tile_id, t.west, t.north, t.cell_lng, t.cell_lat, t.cols, t.rows, t.heights,
+  SELECT t.tile_id, t.west, t.north, t.cell_lng, t.cell_lat, t.cols, t.rows, array_send(t.heights) AS heights,
          array_agg(k.i ORDER BY k.i) AS keys
   FROM k
   JOIN terrain.dem_tile t
@@ -38,3 +69,27 @@ export const DEM_TILES_FOR_WINDOWS = (
    AND t.north + t.cell_lat >= k.s AND t.north - (t.rows + 1) * t.cell_lat <= k.n
   GROUP BY t.dataset, t.state, t.tile_id
   ORDER BY t.tile_id`;
+
+export type FootprintCheckRow = {
+  footprint_valid: boolean;
+  footprint_reason: string;
+  lot_valid: boolean;
+  lot_reason: string;
+  covered: boolean;
+  area_m2: number;
+};
+
+/**
+ * The geometry checks of an earthworks footprint: OGC validity of both polygons (a
+ * self-intersecting ring is invalid, with the place it crosses in the reason), whether the lot
+ * covers the footprint (its boundary included), and the footprint's area on the ellipsoid.
+ * ST_CoveredBy and the area are only asked of valid polygons, which they need to be meaningful.
+ */
+export const FOOTPRINT_ON_LOT = (footprint: string, lot: string) => Prisma.sql`
+  WITH g AS (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${footprint}), 4326) AS f,
+                    ST_SetSRID(ST_GeomFromGeoJSON(${lot}), 4326) AS l)
+  SELECT ST_IsValid(f) AS footprint_valid, ST_IsValidReason(f) AS footprint_reason,
+         ST_IsValid(l) AS lot_valid, ST_IsValidReason(l) AS lot_reason,
+         CASE WHEN ST_IsValid(f) AND ST_IsValid(l) THEN ST_CoveredBy(f, l) ELSE false END AS covered,
+         CASE WHEN ST_IsValid(f) THEN ST_Area(f::geography) ELSE 0 END::float8 AS area_m2
+  FROM g`;

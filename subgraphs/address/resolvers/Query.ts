@@ -8,6 +8,7 @@ import type { AddressRow } from '../sql.ts';
 import { suggestionQuery } from '../matching/suggest.ts';
 import { NON_PARCEL_GRADES } from '../matching/match.ts';
 import { resolvePropertyByGnafPid } from './Property.ts';
+import { propertiesByGnafPids, propertySelection } from './selection.ts';
 
 export const MAX_ADDRESS_TEXT = 300;
 export const MAX_SUGGESTIONS = 20;
@@ -60,6 +61,8 @@ const COARSE_PLACES: Readonly<Record<string, string>> = {
 
 export const Query: QueryResolvers<AddressContext> = {
   propertyByGnafPid: (_parent, { gnaf_pid }, ctx) => resolvePropertyByGnafPid(gnaf_pid, ctx),
+  propertiesByGnafPids: (_parent, { gnaf_pids }, ctx) => propertiesByGnafPids(gnaf_pids, ctx),
+  propertySelection: (_parent, args, ctx) => propertySelection(args, ctx),
 
   async matchAddress(_parent, args, ctx): Promise<AddressMatchResultModel> {
     const q = addressText(args.q, 'q');

@@ -15,7 +15,14 @@ import {
 import { logger } from '../../../core/logger.ts';
 import { suburbKey } from '../../../core/suburb-metrics.ts';
 import { assertPoint, assertState } from '../../../core/validate.ts';
-import type { AmenitiesContext, AmenitiesNearModel, CatchmentModel, SuburbAmenitiesModel } from '../data.ts';
+import type {
+  AmenitiesContext,
+  AmenitiesNearModel,
+  CatchmentModel,
+  SalBoundaryInput,
+  SuburbAmenitiesModel,
+  SuburbEntity,
+} from '../data.ts';
 import type { QueryResolvers } from '../generated/resolvers-types.ts';
 
 const uncovered = (state: string) => `No OpenStreetMap amenities or walking network are held for ${state}.`;
@@ -25,6 +32,165 @@ const failed = 'The amenities source failed for this request.';
 function logFailure(error: unknown, what: string): void {
   if (error instanceof DatabaseUnavailableError) throw error;
   logger.error(`${what} failed`, { error: (error as Error).message });
+}
+
+/** A suburb name as the layers key it; refused when empty or longer than any suburb's. */
+export function suburbName(suburb: string): string {
+  const name = suburbKey(suburb);
+  if (name === '' || name.length > 80) throw badRequest('suburb must be a suburb name (1-80 characters).');
+  return name;
+}
+
+/**
+ * A suburb's amenity counts: inside `boundary` (its ABS SAL, brought by the graph) where given,
+ * else inside the hull of its addresses. A SAL boundary's credit joins the OpenStreetMap one.
+ */
+export async function suburbAmenitiesLayer(
+  ctx: AmenitiesContext,
+  code: string,
+  name: string,
+  boundary: SalBoundaryInput | null,
+): Promise<SuburbAmenitiesModel> {
+  const head = {
+    state: code,
+    suburb: name,
+    extent_method: null,
+    sal_code: null,
+    sal_name: null,
+    centre_lat: null,
+    centre_lng: null,
+    counts: null,
+  };
+  try {
+    const provenance = await ctx.amenities.provenance(code);
+    if (!provenance) {
+      return {
+        status: 'not_covered',
+        source: null,
+        attribution: null,
+        license: null,
+        freshness: null,
+        message: uncovered(code),
+        ...head,
+      };
+    }
+    const answer = await ctx.amenities.suburb(code, name, boundary);
+    const credit = { ...provenance, freshness: provenance.freshness ?? null };
+    if (!answer) {
+      return {
+        status: 'no_data',
+        ...credit,
+        message: `No addresses of a suburb named ${name} are held in ${code}.`,
+        ...head,
+      };
+    }
+    const join = (a: string, b: string | undefined) => (b && b !== a ? `${a} | ${b}` : a);
+    return {
+      status: 'ok',
+      ...credit,
+      attribution: join(credit.attribution, answer.sal?.attribution),
+      license: join(credit.license, answer.sal?.license),
+      message: null,
+      ...head,
+      extent_method: answer.extent_method,
+      sal_code: answer.sal?.code ?? null,
+      sal_name: answer.sal?.name ?? null,
+      centre_lat: answer.centre_lat,
+      centre_lng: answer.centre_lng,
+      counts: answer.counts,
+    };
+  } catch (error) {
+    logFailure(error, 'suburb amenities');
+    return {
+      status: 'error',
+      source: null,
+      attribution: null,
+      license: null,
+      freshness: null,
+      message: failed,
+      ...head,
+    };
+  }
+}
+
+/**
+ * The walking catchment of a point as a layer: ok (walked, or the approximate buffer where no
+ * network is held), not_covered where no amenities source is held for the state, error where it failed.
+ */
+export async function catchmentLayer(
+  ctx: AmenitiesContext,
+  code: string,
+  lat: number,
+  lng: number,
+  minutes: number,
+): Promise<CatchmentModel> {
+  const budget = minutes * WALKING_SPEED_M_PER_MIN;
+  const base = {
+    minutes,
+    walking_speed_m_per_min: WALKING_SPEED_M_PER_MIN,
+    budget_m: budget,
+    origin_node: null,
+    origin_access_m: null,
+    reached_nodes: 0,
+    reached_edges: 0,
+  };
+  try {
+    const provenance = await ctx.amenities.provenance(code);
+    const c = await ctx.amenities.catchment(code, lat, lng, minutes);
+    const credit = provenance
+      ? { ...provenance, freshness: provenance.freshness ?? null }
+      : { source: null, attribution: null, license: null, freshness: null };
+    if (c.approximate || !c.walk) {
+      return {
+        status: provenance ? 'ok' : 'not_covered',
+        ...credit,
+        message: provenance ? null : uncovered(code),
+        ...base,
+        approximate: true,
+        reason: `No walking network is held within ${NETWORK_SNAP_M} m of the point: the catchment is a ${budget} m straight-line buffer (${minutes} minutes at ${WALKING_SPEED_M_PER_MIN} m a minute), not a walk.`,
+        polygon: c.polygon,
+        amenities: c.amenities,
+      };
+    }
+    return {
+      status: 'ok',
+      ...credit,
+      attribution: credit.attribution ?? OSM_ATTRIBUTION,
+      message: null,
+      ...base,
+      approximate: false,
+      reason: null,
+      origin_node: c.walk.origin.id,
+      origin_access_m: Math.round(c.walk.origin.distance_m * 10) / 10,
+      reached_nodes: c.walk.distances.size,
+      reached_edges: c.walk.reached.filter((r) => r.parts.length > 0).length,
+      polygon: c.polygon,
+      amenities: c.amenities,
+    };
+  } catch (error) {
+    logFailure(error, 'walking catchment');
+    return {
+      status: 'error',
+      source: null,
+      attribution: null,
+      license: null,
+      freshness: null,
+      message: failed,
+      ...base,
+      approximate: false,
+      reason: null,
+      polygon: null,
+      amenities: [],
+    };
+  }
+}
+
+/** The catchment minutes asked, else a 400 naming the choices. */
+export function assertMinutes(minutes: number): number {
+  if (!(CATCHMENT_MINUTES as readonly number[]).includes(minutes)) {
+    throw badRequest(`minutes must be one of ${CATCHMENT_MINUTES.join(', ')}.`);
+  }
+  return minutes;
 }
 
 export const Query: QueryResolvers<AmenitiesContext> = {
@@ -71,122 +237,16 @@ export const Query: QueryResolvers<AmenitiesContext> = {
     }
   },
 
-  async suburbAmenities(_parent, { state, suburb }, ctx): Promise<SuburbAmenitiesModel> {
-    const code = assertState(state);
-    const name = suburbKey(suburb);
-    if (name === '' || name.length > 80) throw badRequest('suburb must be a suburb name (1-80 characters).');
-    const head = { state: code, suburb: name, extent_method: null, centre_lat: null, centre_lng: null, counts: null };
-    try {
-      const provenance = await ctx.amenities.provenance(code);
-      if (!provenance) {
-        return {
-          status: 'not_covered',
-          source: null,
-          attribution: null,
-          license: null,
-          freshness: null,
-          message: uncovered(code),
-          ...head,
-        };
-      }
-      const answer = await ctx.amenities.suburb(code, name);
-      const credit = { ...provenance, freshness: provenance.freshness ?? null };
-      if (!answer) {
-        return {
-          status: 'no_data',
-          ...credit,
-          message: `No addresses of a suburb named ${name} are held in ${code}.`,
-          ...head,
-        };
-      }
-      return {
-        status: 'ok',
-        ...credit,
-        message: null,
-        ...head,
-        extent_method: 'address-hull',
-        centre_lat: answer.extent.centre_lat,
-        centre_lng: answer.extent.centre_lng,
-        counts: answer.counts,
-      };
-    } catch (error) {
-      logFailure(error, 'suburb amenities');
-      return {
-        status: 'error',
-        source: null,
-        attribution: null,
-        license: null,
-        freshness: null,
-        message: failed,
-        ...head,
-      };
-    }
+  suburbAmenities(_parent, { state, suburb }, ctx): Promise<SuburbAmenitiesModel> {
+    return suburbAmenitiesLayer(ctx, assertState(state), suburbName(suburb), null);
   },
 
-  async walkingCatchment(_parent, { lat, lng, minutes, state }, ctx): Promise<CatchmentModel> {
+  suburbByName(_parent, { state, name }): SuburbEntity {
+    return { state: assertState(state), name: suburbName(name) };
+  },
+
+  walkingCatchment(_parent, { lat, lng, minutes, state }, ctx): Promise<CatchmentModel> {
     assertPoint(lat, lng);
-    const code = assertState(state);
-    if (!(CATCHMENT_MINUTES as readonly number[]).includes(minutes)) {
-      throw badRequest(`minutes must be one of ${CATCHMENT_MINUTES.join(', ')}.`);
-    }
-    const budget = minutes * WALKING_SPEED_M_PER_MIN;
-    const base = {
-      minutes,
-      walking_speed_m_per_min: WALKING_SPEED_M_PER_MIN,
-      budget_m: budget,
-      origin_node: null,
-      origin_access_m: null,
-      reached_nodes: 0,
-      reached_edges: 0,
-    };
-    try {
-      const provenance = await ctx.amenities.provenance(code);
-      const c = await ctx.amenities.catchment(code, lat, lng, minutes);
-      const credit = provenance
-        ? { ...provenance, freshness: provenance.freshness ?? null }
-        : { source: null, attribution: null, license: null, freshness: null };
-      if (c.approximate || !c.walk) {
-        return {
-          status: provenance ? 'ok' : 'not_covered',
-          ...credit,
-          message: provenance ? null : uncovered(code),
-          ...base,
-          approximate: true,
-          reason: `No walking network is held within ${NETWORK_SNAP_M} m of the point: the catchment is a ${budget} m straight-line buffer (${minutes} minutes at ${WALKING_SPEED_M_PER_MIN} m a minute), not a walk.`,
-          polygon: c.polygon,
-          amenities: c.amenities,
-        };
-      }
-      return {
-        status: 'ok',
-        ...credit,
-        attribution: credit.attribution ?? OSM_ATTRIBUTION,
-        message: null,
-        ...base,
-        approximate: false,
-        reason: null,
-        origin_node: c.walk.origin.id,
-        origin_access_m: Math.round(c.walk.origin.distance_m * 10) / 10,
-        reached_nodes: c.walk.distances.size,
-        reached_edges: c.walk.reached.filter((r) => r.parts.length > 0).length,
-        polygon: c.polygon,
-        amenities: c.amenities,
-      };
-    } catch (error) {
-      logFailure(error, 'walking catchment');
-      return {
-        status: 'error',
-        source: null,
-        attribution: null,
-        license: null,
-        freshness: null,
-        message: failed,
-        ...base,
-        approximate: false,
-        reason: null,
-        polygon: null,
-        amenities: [],
-      };
-    }
+    return catchmentLayer(ctx, assertState(state), lat, lng, assertMinutes(minutes));
   },
 };

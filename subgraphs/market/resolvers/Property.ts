@@ -1,6 +1,8 @@
 import { layerEmpty } from '../../../core/layer.ts';
 import { guardLayer } from '../../../core/layer.ts';
 import {
+  DEFAULT_SALES_LIMIT,
+  MAX_SALES_LIMIT,
   DEFAULT_COMPARABLES,
   DEFAULT_COMPARABLE_MONTHS,
   DEFAULT_COMPARABLE_RADIUS_M,
@@ -11,6 +13,7 @@ import {
 import { badRequest } from '../../../core/errors.ts';
 import type { ComparableSalesModel, MarketContext, MarketProperty } from '../data.ts';
 import type { PropertyResolvers } from '../generated/resolvers-types.ts';
+import type { SaleRow } from '../sql.ts';
 import { assertPropertyType, assertWhole, joinCredits, judged } from './layers.ts';
 import { suburbLayer } from './suburb.ts';
 
@@ -19,6 +22,7 @@ export const Property: PropertyResolvers<MarketContext> = {
     return {
       parcel_pfi: reference.parcel_pfi ?? null,
       state: reference.state ?? '',
+      gnaf_pid: 'gnaf_pid' in reference ? ((reference.gnaf_pid as string | null) ?? null) : null,
       location: 'location' in reference ? (reference.location ?? null) : null,
       address: 'address' in reference ? ((reference.address as MarketProperty['address']) ?? null) : null,
     } satisfies MarketProperty;
@@ -44,6 +48,28 @@ export const Property: PropertyResolvers<MarketContext> = {
       null,
     );
     return { ...layer, known: !unknown };
+  },
+  sales: async (property, args, ctx) => {
+    const limit = assertWhole(args.limit, 'limit', 1, MAX_SALES_LIMIT, DEFAULT_SALES_LIMIT);
+    const { state, parcel_pfi, gnaf_pid } = property;
+    let sales: SaleRow[] = [];
+    let more = false;
+    const layer = await judged<true>(ctx, 'market-sales', state, 'property sales', async (provenance) => {
+      if (!parcel_pfi && !gnaf_pid) {
+        return { data: null, empty: 'The property has neither a parcel nor an address to match sales to.' };
+      }
+      const rows = await ctx.market.salesOfProperty.load({ state, parcel_pfi, gnaf_pid, limit });
+      if (rows.length === 0) return { data: null, empty: 'No sale of this property is recorded.' };
+      sales = rows.slice(0, limit);
+      more = rows.length > limit;
+      return { data: true, empty: '', credit: joinCredits(sales, provenance) };
+    });
+    const { data: _data, ...rest } = layer;
+    return {
+      ...rest,
+      message: more ? `More than ${limit} sales: the newest ${limit} are listed; raise limit.` : rest.message,
+      sales: layer.status === 'ok' ? sales : [],
+    };
   },
   comparable_sales: async (property, args, ctx) => {
     // argument errors are the caller's, raised before the layer's guard

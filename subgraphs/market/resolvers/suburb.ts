@@ -22,12 +22,12 @@ export async function suburbLayer(
     const found = await ctx.market.suburb(state, suburb, postcode, propertyType);
     unknown = !found.known;
     const { market } = found;
-    if (market.quarters.length === 0 && market.approvals.length === 0) {
+    if (market.quarters.length === 0 && market.rents.length === 0 && market.approvals.length === 0) {
       return { data: null, empty: `No sales, rents or approvals are held for ${market.suburb} ${state}.` };
     }
     // the trends mix the sales source's credit with the rents' and approvals' where those are in
     const credits = [provenance];
-    if (market.quarters.some((q) => q.median_weekly_rent !== null)) {
+    if (market.rents.length > 0) {
       const rents = await ctx.market.provenance('market-rents', state);
       if (rents) credits.push(rents);
     }

@@ -3,6 +3,7 @@ import type { TerrainContext } from '../data.ts';
 import type { QueryResolvers } from '../generated/resolvers-types.ts';
 import { assertTerrainPolygon, bboxPolygon } from '../polygon.ts';
 import { assertZoom } from '../zoom.ts';
+import { earthworksLayer, earthworksSiteLayer } from './earthworks-layer.ts';
 import { contoursLayer, elevationLayer, statsLayer } from './terrain-layer.ts';
 
 export const Query: QueryResolvers<TerrainContext> = {
@@ -18,5 +19,11 @@ export const Query: QueryResolvers<TerrainContext> = {
     assertBBox(bbox);
     const code = assertState(state);
     return elevationLayer(code, assertTerrainPolygon(bboxPolygon(bbox), 'bbox'), ctx);
+  },
+  earthworks(_parent, { state, footprint, lot, pad_level_m }, ctx) {
+    return earthworksLayer(assertState(state), footprint, lot, pad_level_m ?? null, ctx);
+  },
+  earthworksSite(_parent, { state, footprint, lot, pad_level_m }, ctx) {
+    return earthworksSiteLayer(assertState(state), footprint, lot, pad_level_m ?? null, ctx);
   },
 };

@@ -1,0 +1,73 @@
+import { Prisma } from '../generated/prisma/client.ts';
+import type { Database } from './db.ts';
+
+/**
+ * Statements asked of one database in the same turn of the event loop, sent as one statement.
+ *
+ * A whole-graph call asks most of its layers at once: once the parcel is known, the embedded
+ * gateway runs the planning, land, development, soil, roads, demographics and climate fetches
+ * side by side, and their loaders each send one small statement in the same turn. Each statement
+ * costs the facade's Node thread a socket write (`writev`, the largest single item of the graph's
+ * profile), a pool checkout and a protocol round, whatever the statement does; sent together as
+ * `SELECT (SELECT json_agg(q) FROM (<first>) q), (SELECT json_agg(q) FROM (<second>) q), ...` they
+ * cost one. PostgreSQL then runs them one after the other in one backend instead of side by side.
+ *
+ * Only for statements whose every column comes back the same through JSON as from the driver:
+ * int4, text, boolean and json columns (a float8 column, whose NaN JSON spells as a string, or an
+ * int8, numeric, date or bytea column must use `db.sql`). Rows keep the statement's own order: an
+ * aggregate reads a sorted subquery in its order.
+ *
+ * A combined statement that fails is sent again statement by statement, so one layer's failure
+ * stays that layer's (spec 7) and every caller gets its own rows or its own error.
+ */
+type Pending = { query: Prisma.Sql; resolve: (rows: unknown[]) => void; reject: (error: unknown) => void };
+
+class Folder {
+  private pending: Pending[] = [];
+
+  constructor(private readonly db: Database) {}
+
+  sql<T>(query: Prisma.Sql): Promise<T[]> {
+    return new Promise<T[]>((resolve, reject) => {
+      // the loaders of parallel fetches dispatch in later microtasks and ticks of this same turn:
+      // setImmediate runs once all of them have asked
+      if (this.pending.length === 0) setImmediate(() => void this.flush());
+      this.pending.push({ query, resolve: resolve as (rows: unknown[]) => void, reject });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 1) {
+      const [only] = batch as [Pending];
+      return this.db.sql<unknown>(only.query).then(only.resolve, only.reject);
+    }
+    // one order for the same set of statements, so the combined text is one prepared statement
+    batch.sort((a, b) => (a.query.text < b.query.text ? -1 : a.query.text > b.query.text ? 1 : 0));
+    const parts = batch.map(
+      ({ query }, n) =>
+        Prisma.sql`(SELECT coalesce(json_agg(q), '[]'::json) FROM (${query}) q) AS ${Prisma.raw(`s${n}`)}`,
+    );
+    let row: Record<string, unknown[]> | undefined;
+    try {
+      [row] = await this.db.sql<Record<string, unknown[]>>(Prisma.sql`SELECT ${Prisma.join(parts, ', ')}`);
+    } catch {
+      for (const { query, resolve, reject } of batch) this.db.sql<unknown>(query).then(resolve, reject);
+      return;
+    }
+    batch.forEach(({ resolve }, n) => resolve(row?.[`s${n}`] ?? []));
+  }
+}
+
+const folders = new WeakMap<Database, Folder>();
+
+/** `db.sql`, folded with the other statements asked of `db` in the same turn (see above for which statements may). */
+export function foldedSql<T>(db: Database, query: Prisma.Sql): Promise<T[]> {
+  let folder = folders.get(db);
+  if (!folder) {
+    folder = new Folder(db);
+    folders.set(db, folder);
+  }
+  return folder.sql<T>(query);
+}
