@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { driverError, driverQuery, rowsOf } from './driver-sql.ts';
 import { AppError, DatabaseUnavailableError } from './errors.ts';
 import { logger } from './logger.ts';
+import { serveWholeExchanges } from './pglite-exchange-queue.ts';
 import { landgraphPostgis } from './postgis-bundle.ts';
 
 /** Connections the embedded database's wire-protocol socket accepts (see pgliteDatabase). */
@@ -374,6 +375,7 @@ async function pgliteDatabase(dataDir: string, options: OpenOptions): Promise<Da
     port: 0,
     maxConnections: EMBEDDED_SOCKET_CONNECTIONS,
   });
+  serveWholeExchanges(server, db);
   await server.start();
   const port = Number(/:(\d+)$/.exec(server.getServerConn())?.[1]);
   const socketFile = join(dataDir, SOCKET_FILE);
