@@ -305,6 +305,40 @@ describe('runs of one queue (consecutive jobs claimed together)', () => {
     expect([...finished].sort((a, b) => a - b)).toEqual(finished);
   });
 
+  it('shares a perRun read among the jobs of one run, never across runs, reads again once it is too old, and keeps no failed read', async () => {
+    const kind = uniqueKind('perrun');
+    const loads: string[] = [];
+    const seen: string[] = [];
+    const handler: JobHandler = {
+      kind,
+      batch: 10,
+      async run(job, ctx) {
+        const n = Number(job.input.n);
+        if (n === 3) await sleep(60); // older than the next read allows
+        const value = await ctx
+          .perRun('shared', 50, async () => {
+            loads.push(`load for ${n}`);
+            if (n === 1) throw new Error('read failed');
+            return `read for ${n}`;
+          })
+          .catch((error: Error) => error.message);
+        seen.push(`${n}:${value}`);
+        return {};
+      },
+    };
+    const ids = await submitQueue(kind, [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    const worker = new JobWorker(db, new JobRegistry().register(handler), config, { sweepEveryMs: null });
+    const run = (await claimJobs(db, [kind], 5_000, { [kind]: 10 }))!;
+    expect(run.jobs.map((j) => j.id)).toEqual(ids);
+    await worker.runClaimed(run);
+    expect(seen).toEqual(['1:read failed', '2:read for 2', '3:read for 3', '4:read for 3']);
+    expect(loads).toEqual(['load for 1', 'load for 2', 'load for 3']);
+    // a new run reads afresh
+    await submitQueue(kind, [{ n: 5 }]);
+    await worker.runClaimed((await claimJobs(db, [kind], 5_000, { [kind]: 10 }))!);
+    expect(seen.at(-1)).toBe('5:read for 5');
+  });
+
   it('records nothing for a job of the run that was cancelled meanwhile, and the rest as usual', async () => {
     const kind = uniqueKind('runcancel');
     const ids = await submitQueue(kind, [{}, {}, {}]);

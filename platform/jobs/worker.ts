@@ -46,7 +46,29 @@ export type JobContext = {
   checkpoint(): Promise<void>;
   /** Writes to commit in the transaction that marks the job succeeded (after `run` resolves). */
   onComplete(write: (query: QueryFn) => Promise<void>): void;
+  /**
+   * `load`'s answer shared by the jobs of this claimed run (see JobHandler.batch) while it is at
+   * most `maxAgeMs` old: a read every job of a run repeats (a webhook endpoint's row) is made once
+   * a run, yet a change still reaches the run within `maxAgeMs`. A failed load is not kept.
+   */
+  perRun<T>(key: string, maxAgeMs: number, load: () => Promise<T>): Promise<T>;
 };
+
+/** The reads a claimed run's jobs share (JobContext.perRun), dropped with the run. */
+type RunMemo = Map<string, { at: number; value: Promise<unknown> }>;
+
+function perRunFrom(memo: RunMemo): JobContext['perRun'] {
+  return <T>(key: string, maxAgeMs: number, load: () => Promise<T>): Promise<T> => {
+    const kept = memo.get(key);
+    if (kept && Date.now() - kept.at <= maxAgeMs) return kept.value as Promise<T>;
+    const value = load();
+    memo.set(key, { at: Date.now(), value });
+    value.catch(() => {
+      if (memo.get(key)?.value === value) memo.delete(key);
+    });
+    return value;
+  };
+}
 
 export type JobHandler = {
   kind: string;
@@ -227,6 +249,7 @@ export class JobWorker {
     let next = 0;
     const pending: Completion[] = [];
     let pendingSince = 0;
+    const perRun = perRunFrom(new Map());
     const held = () => [...pending.map((d) => d.job.id), ...run.jobs.slice(current ? next - 1 : next).map((j) => j.id)];
     const beat = setInterval(
       () => {
@@ -256,7 +279,7 @@ export class JobWorker {
       while (next < run.jobs.length && !this.stopped && !abort.signal.aborted) {
         const job = run.jobs[next++]!;
         current = job;
-        const attempt = await this.attempt(job, token, abort, record);
+        const attempt = await this.attempt(job, token, abort, record, perRun);
         current = undefined;
         if (attempt.kind === 'done') {
           pending.push(attempt.completion);
@@ -292,6 +315,7 @@ export class JobWorker {
     token: string,
     abort: AbortController,
     record: () => Promise<void>,
+    perRun: JobContext['perRun'],
   ): Promise<Attempt> {
     const handler = this.registry.get(job.kind);
     const claim: Claim = { job, token };
@@ -321,6 +345,7 @@ export class JobWorker {
         onComplete: (write) => {
           alongside.push(write);
         },
+        perRun,
       };
       const result = await handler.run(job, ctx);
       return { kind: 'done', completion: { job, result, startedAt, alongside } };
