@@ -81,7 +81,7 @@ describe('the BAL effective slope on the property graph (terrain → hazards thr
     expect(bal.vegetation_class).toBe('forest');
     expect(bal.distance_m).toBeCloseTo(40, 0);
     expect(bal.slope_source).toBe(ground.source);
-    expect(bal.slope_source).toMatch(/^mirror:nsw\/terrain@sandbox-v10-/);
+    expect(bal.slope_source).toMatch(/^mirror:nsw\/terrain@sandbox-v11-/);
     // the slope the hazards layer rated on is the one the terrain's own profile gives along that bearing
     const measured = effectiveSlope(ground.data, bal.slope_bearing_deg, bal.distance_m)!;
     expect(bal).toMatchObject({

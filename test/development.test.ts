@@ -109,7 +109,7 @@ describe('development applications: sandbox, lookups, statistics and the propert
     expect(data[0]!.parcel_pfi).toBe(parcel.parcel_pfi);
     for (let i = 1; i < data.length; i++) expect(data[i]!.distance_m).toBeGreaterThanOrEqual(data[i - 1]!.distance_m);
     expect(Math.max(...data.map((d) => d.distance_m))).toBeLessThanOrEqual(400);
-    expect(res.body.source).toMatch(/^mirror:vic\/development-applications@sandbox-v10-/);
+    expect(res.body.source).toMatch(/^mirror:vic\/development-applications@sandbox-v11-/);
     expect(res.body.freshness).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(res.body.attribution).toMatch(/not real VIC development applications/);
     expect(res.headers['x-service-attribution']).toBe(res.body.attribution);

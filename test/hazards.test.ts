@@ -93,7 +93,7 @@ describe('hazards layer', () => {
   it('finds a flood overlay with its code, severity, coverage and freshness', async () => {
     const layer = await hazardsAt(points.floodway!);
     expect(layer.status).toBe('ok');
-    expect(layer.source).toMatch(/^mirror:vic\/hazards@sandbox-v10-/);
+    expect(layer.source).toMatch(/^mirror:vic\/hazards@sandbox-v11-/);
     expect(layer.attribution).toMatch(/synthetic/);
     expect(layer.license).toBe('CC BY 4.0');
     const { flood } = layer.data;

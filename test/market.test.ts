@@ -263,6 +263,21 @@ describe('market', () => {
       expect((rents.body.series as Array<{ property_type: string }>).some((p) => p.property_type === 'unit')).toBe(
         true,
       );
+      // the sandbox splits its rents by bedrooms too: every quarter of the series, fewest bedrooms first
+      const houseRents = await get(`/api/suburb-trends/NSW/${encodeURIComponent(nsw.locality)}/rents`, {
+        property_type: 'house',
+      });
+      const quarters = (houseRents.body.series as Array<{ period: string }>).map((p) => p.period);
+      const byBedrooms = houseRents.body.by_bedrooms as Array<{
+        period: string;
+        bedrooms: string;
+        median_weekly_rent: number;
+      }>;
+      expect(byBedrooms.map((r) => `${r.period} ${r.bedrooms}`)).toEqual(
+        quarters.flatMap((q) => ['2', '3', '4'].map((b) => `${q} ${b}`)),
+      );
+      const latest = byBedrooms.filter((r) => r.period === quarters.at(-1));
+      expect(latest[0]!.median_weekly_rent).toBeLessThan(latest[2]!.median_weekly_rent);
       const unknown = await get('/api/suburb-trends/NSW/NOWHERESVILLE');
       expect(unknown.status).toBe(404);
       expect(unknown.body.error).toMatch(/Unknown suburb/);

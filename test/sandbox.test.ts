@@ -473,11 +473,11 @@ describe('sandbox loaded into PostGIS', () => {
 
   it('reloads a sandbox an older generator wrote, whatever its size', async () => {
     const current = sandboxSnapshotId({ seed: SEED });
-    expect(current).toBe(`sandbox-v10-${SEED}-15000`);
+    expect(current).toBe(`sandbox-v11-${SEED}-15000`);
     try {
       // v1 (no version in the id), v2 (no roads, UGB, climate zones or terrain), v3 (no soil or land layers), v4 and
       // v5 (no hazards), v6 (no development applications), v7 (no SPEAR or land supply), v8 (one of the two) and
-      // v9 (no Census demographics, market sales, rents or approvals) all reload
+      // v9 (no Census demographics, market sales, rents or approvals) and v10 (rents not by bedrooms) all reload
       for (const older of [
         `sandbox-${SEED}-15000`,
         `sandbox-v2-${SEED}-15000`,
@@ -489,6 +489,7 @@ describe('sandbox loaded into PostGIS', () => {
         `sandbox-v7-${SEED}-15000`,
         `sandbox-v8-${SEED}-15000`,
         `sandbox-v9-${SEED}-15000`,
+        `sandbox-v10-${SEED}-15000`,
       ]) {
         await db.query(`UPDATE public.dataset_source SET snapshot_id = $1 WHERE dataset = 'sandbox'`, [older]);
         expect(await isSandboxLoadedAtAnySize(db, SEED)).toBe(false);
@@ -504,7 +505,7 @@ describe('sandbox loaded into PostGIS', () => {
       (
         await db.query<{ d: string }>(`SELECT md5(string_agg(x, ',' ORDER BY x)) AS d FROM (
           SELECT source_record_id || price || contract_date || property_type || coalesce(area_m2, 0) AS x FROM market.sale WHERE dataset = 'sandbox'
-          UNION ALL SELECT area || dwelling_type || quarter || median_weekly_rent || new_bonds FROM market.rent_bond WHERE dataset = 'sandbox'
+          UNION ALL SELECT area || dwelling_type || bedrooms || quarter || median_weekly_rent || new_bonds FROM market.rent_bond WHERE dataset = 'sandbox'
           UNION ALL SELECT sa2_code || period || building_type || value FROM market.building_approval WHERE dataset = 'sandbox') r`)
       )[0]!.d;
     for (const state of SANDBOX_STATES) {
@@ -518,9 +519,23 @@ describe('sandbox loaded into PostGIS', () => {
         AND a.gnaf_pid = s.gnaf_pid AND a.parcel_pfi = s.parcel_pfi AND ST_Equals(a.geom, s.geom)
         WHERE s.dataset = 'sandbox' AND a.gnaf_pid IS NULL`),
     ).toBe(0);
-    // every suburb: 24 quarters of house and unit rents, 72 months of two building types
+    // every suburb: 24 quarters of house and unit rents, each whole and by three bedroom counts;
+    // 72 months of two building types
     const suburbs = await count(`SELECT count(*) FROM address.locality WHERE dataset = 'sandbox'`);
-    expect(await count(`SELECT count(*) FROM market.rent_bond WHERE dataset = 'sandbox'`)).toBe(suburbs * 24 * 2);
+    expect(await count(`SELECT count(*) FROM market.rent_bond WHERE dataset = 'sandbox'`)).toBe(suburbs * 24 * 2 * 4);
+    expect(
+      (
+        await db.query<{ dwelling_type: string; bedrooms: string }>(
+          `SELECT DISTINCT dwelling_type, bedrooms FROM market.rent_bond WHERE dataset = 'sandbox' ORDER BY 1, 2`,
+        )
+      ).map((r) => `${r.dwelling_type}:${r.bedrooms}`),
+    ).toEqual(['house:2', 'house:3', 'house:4', 'house:all', 'unit:1', 'unit:2', 'unit:3', 'unit:all']);
+    // a four-bedroom house rents for more than a two-bedroom one in every suburb and quarter
+    expect(
+      await count(`SELECT count(*) FROM market.rent_bond two JOIN market.rent_bond four USING (dataset, state, area_kind, area, dwelling_type, quarter)
+        WHERE two.dataset = 'sandbox' AND two.dwelling_type = 'house' AND two.bedrooms = '2' AND four.bedrooms = '4'
+          AND four.median_weekly_rent <= two.median_weekly_rent`),
+    ).toBe(0);
     expect(await count(`SELECT count(*) FROM market.building_approval WHERE dataset = 'sandbox'`)).toBe(
       suburbs * 72 * 2,
     );
@@ -838,7 +853,7 @@ describe('sandbox loaded into PostGIS', () => {
       // state's CC BY layer (spec 2.2)
       expect(s.license).toBe(s.layer === 'buildings' || s.layer === 'amenities' ? 'ODbL' : 'CC BY 4.0');
       expect(s.snapshot_id).toBe(sandboxSnapshotId({ seed: SEED }));
-      expect(s.snapshot_id).toBe(`sandbox-v10-${SEED}-15000`);
+      expect(s.snapshot_id).toBe(`sandbox-v11-${SEED}-15000`);
     }
     const credit = (layer: string, state: string) =>
       sources.find((s) => s.layer === layer && s.state === state)?.attribution ?? '';

@@ -79,7 +79,7 @@ describe('soil layer, GET /api/soil and the property graph', () => {
       success: true,
       status: 'ok',
       message: null,
-      source: expect.stringMatching(/^mirror:nsw\/soil@sandbox-v10-/),
+      source: expect.stringMatching(/^mirror:nsw\/soil@sandbox-v11-/),
       freshness: SOIL_SOURCE_DATE,
       license: 'CC BY 4.0',
       data: {

@@ -121,7 +121,7 @@ describe('SPEAR: sandbox, lookups by point, window and parcel, and the property 
       expect(data[0], field).toHaveProperty(field);
     }
     expect(data[0]!.state).toBe('VIC');
-    expect(res.body.source).toMatch(/^mirror:vic\/spear@sandbox-v10-/);
+    expect(res.body.source).toMatch(/^mirror:vic\/spear@sandbox-v11-/);
     expect(res.body.freshness).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(res.body.attribution).toMatch(/not real VIC SPEAR applications/);
     expect(res.headers['x-service-attribution']).toBe(res.body.attribution);

@@ -81,10 +81,10 @@ export function sandboxParcels(options: SandboxOptions): number {
  * building footprints or land values; v4: soil without the land layers, or the land layers without soil; v5: no hazards;
  * v6: no development applications; v7: no SPEAR applications or land supply; v8: SPEAR applications or land supply,
  * the name each branch gave its half; v9: no Census demographics, market sales, rents, bonds or building approvals,
- * amenities and walking network, or suburb analytics bundles)
+ * amenities and walking network, or suburb analytics bundles; v10: rents not split by bedrooms)
  * reloads it on the next start.
  */
-export const SANDBOX_VERSION = 'v10';
+export const SANDBOX_VERSION = 'v11';
 
 /** Names one load of the sandbox; its dataset_source rows carry it, so a reader can tell which is loaded. */
 export function sandboxSnapshotId(options: SandboxOptions): string {

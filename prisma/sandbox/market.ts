@@ -98,8 +98,10 @@ SELECT $1, 'sandbox', a.gnaf_pid || ':' || a.k, a.state, a.contract_date, a.cont
 FROM sold a JOIN ${STATE_MODEL} ON m.state = a.state`;
 
 /**
- * Quarterly rents and bonds per suburb and dwelling type (house, unit; bedrooms not split): a
- * rent that keeps the state's gross yield near its model, new bonds and bonds held.
+ * Quarterly rents and bonds per suburb and dwelling type (house, unit): a rent that keeps the
+ * state's gross yield near its model, new bonds and bonds held; each dwelling type also split by
+ * bedrooms, as the NSW bond lodgements are (houses 2, 3, 4; units 1, 2, 3), each count's rent a
+ * step from the type's and its share of the bonds, so `rents_by_bedrooms` has rows to show.
  */
 const INSERT_RENTS = `
 WITH a AS (
@@ -111,17 +113,29 @@ WITH a AS (
   CROSS JOIN generate_series(DATE '${MARKET_FIRST_DAY}', DATE '${MARKET_LAST_DAY}', interval '3 months') AS q(quarter)
   CROSS JOIN (VALUES ('house'), ('unit')) AS t(dwelling_type)
   WHERE l.dataset = $1 AND l.state IN ('VIC', 'NSW', 'QLD')
+), typed AS (
+  SELECT a.*,
+    round(m.house_base * (0.8 + 0.5 * a.suburb_draw) * CASE a.dwelling_type WHEN 'unit' THEN 0.55 * 1.3 ELSE 1 END
+      * m.house_yield / 52 * power(1 + m.growth * 0.8, (a.quarter::date - DATE '${MARKET_FIRST_DAY}') / 365.25)
+      * (0.96 + 0.08 * a.noise) / 5) * 5 AS rent,
+    CASE a.dwelling_type WHEN 'unit' THEN 18 ELSE 24 END + floor(a.bonds_draw * 20)::int AS new_bonds
+  FROM a JOIN ${STATE_MODEL} ON m.state = a.state
+), split AS (
+  SELECT t.*, b.bedrooms, b.rent_factor, b.share,
+    ${draw("t.locality_name || ':rent:' || t.dwelling_type || ':' || b.bedrooms || ':' || t.quarter")} AS bedroom_noise
+  FROM typed t
+  JOIN (VALUES ('house', 'all', 1.0, 1.0), ('house', '2', 0.82, 0.25), ('house', '3', 1.0, 0.5), ('house', '4', 1.22, 0.25),
+               ('unit', 'all', 1.0, 1.0), ('unit', '1', 0.78, 0.3), ('unit', '2', 1.0, 0.55), ('unit', '3', 1.3, 0.15))
+    AS b(dwelling_type, bedrooms, rent_factor, share) ON b.dwelling_type = t.dwelling_type
 )
 INSERT INTO market.rent_bond (dataset, source, state, area_kind, area, dwelling_type, bedrooms, quarter,
   median_weekly_rent, new_bonds, bonds_held, attribution, license)
-SELECT $1, 'sandbox', a.state, 'suburb', a.locality_name, a.dwelling_type, 'all', a.quarter::date,
-  round(m.house_base * (0.8 + 0.5 * a.suburb_draw) * CASE a.dwelling_type WHEN 'unit' THEN 0.55 * 1.3 ELSE 1 END
-    * m.house_yield / 52 * power(1 + m.growth * 0.8, (a.quarter::date - DATE '${MARKET_FIRST_DAY}') / 365.25)
-    * (0.96 + 0.08 * a.noise) / 5) * 5,
-  CASE a.dwelling_type WHEN 'unit' THEN 18 ELSE 24 END + floor(a.bonds_draw * 20)::int,
-  (CASE a.dwelling_type WHEN 'unit' THEN 18 ELSE 24 END + floor(a.bonds_draw * 20)::int) * 9,
+SELECT $1, 'sandbox', a.state, 'suburb', a.locality_name, a.dwelling_type, a.bedrooms, a.quarter::date,
+  CASE a.bedrooms WHEN 'all' THEN a.rent ELSE round(a.rent * a.rent_factor * (0.97 + 0.06 * a.bedroom_noise) / 5) * 5 END,
+  round(a.new_bonds * a.share)::int,
+  round(a.new_bonds * 9 * a.share)::int,
   ${CREDIT('market-rents')}, 'CC BY 4.0'
-FROM a JOIN ${STATE_MODEL} ON m.state = a.state`;
+FROM split a`;
 
 /** Monthly approvals per suburb (its SA2-like area) for new houses and other residential. */
 const INSERT_APPROVALS = `
