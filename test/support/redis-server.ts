@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 
@@ -42,13 +43,39 @@ async function probe(url: string): Promise<boolean> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A free loopback port below the kernel's ephemeral range. The outage tests kill a redis-server
+ * and start it again on the same port; a port from the ephemeral range (what listening on port 0
+ * hands out) can meanwhile become the local end of any outgoing connection on the machine, and
+ * the restart then fails to bind ("redis-server exited with 1", seen in CI).
+ */
 export async function freePort(): Promise<number> {
+  const ephemeralLow = ephemeralRangeStart();
+  const low = Math.max(1024, ephemeralLow - 12_000);
+  for (let tries = 0; tries < 100; tries += 1) {
+    const port = low + Math.floor(Math.random() * (ephemeralLow - low));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free TCP port between ${low} and ${ephemeralLow}`);
+}
+
+function ephemeralRangeStart(): number {
+  try {
+    const [first] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    const start = Number(first);
+    if (Number.isInteger(start) && start > 2048) return start;
+  } catch {
+    // not Linux: the IANA dynamic range starts at 49152
+  }
+  return 49_152;
+}
+
+async function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP port assigned');
-  return address.port;
+  return new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 /** A client that gives up at once, for looking at what the limiter stored. */
