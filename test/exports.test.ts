@@ -353,6 +353,29 @@ describe('formula injection', () => {
   });
 });
 
+describe('a cancelled export', () => {
+  it("drops its targets (an address list's texts) at once, and is charged no rows", async () => {
+    const key = await exportKey();
+    const res = await submit(key, {
+      selection: { type: 'addresses', addresses: ['1 Private Lane Secretville VIC 3999', '2 Private Lane'] },
+      layers: ['parcel'],
+    });
+    expect(res.status, res.text).toBe(202);
+    const id = res.body.jobId as string;
+    const targets = async () =>
+      (await db.query<{ n: number }>(`SELECT count(*)::int n FROM platform.export_target WHERE job_id = $1`, [id]))[0]!
+        .n;
+    expect(await targets()).toBe(2);
+    const cancelled = await request(t.app).post(`/v1/jobs/${id}/cancel`).set('Authorization', `Bearer ${key.secret}`);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.job.state).toBe('cancelled');
+    expect(await targets()).toBe(0);
+    await drain();
+    expect((await getJob(db, id))!.state).toBe('cancelled');
+    expect((await get(key, '/v1/exports/usage')).body).toMatchObject({ used: 0 });
+  });
+});
+
 describe('ownership, metering and events', () => {
   it("answers 404 for another account's export on every route", async () => {
     const owner = await exportKey();
