@@ -400,7 +400,8 @@ describe('the enrich routes', () => {
     await drain();
     const result = await request(t.app).get(`/v1/enrich/jobs/${id}/result`).set(auth(key));
     expect(result.status, result.text).toBe(200);
-    const [header, ...out] = parse(result.text) as string[][];
+    const records: string[][] = parse(result.text);
+    const [header, ...out] = records;
     expect(header!.slice(0, 4)).toEqual(['Ref', 'Address', `'${hyperlink}`, 'Reading']);
     expect(out.map((r) => r.slice(0, 4))).toEqual([
       ["'=1+2", a!.address, "'@SUM(A1:A9)", '-37.81'],
