@@ -117,6 +117,43 @@ describe('POST /v1/exports refusals', () => {
     expect(res.body.error).toMatch(/bulk_export/);
   });
 
+  it('402 bulk_export_required before the body is read: malformed bodies get it too, the same for any body', async () => {
+    const key = await exportKey({ capabilities: [] });
+    const malformed: unknown[] = [{}, { selection: { type: 'planet' } }, { selection: 'Huntly' }, { layers: 7 }];
+    const answers = [];
+    for (const body of malformed) answers.push(await submit(key, body));
+    answers.push(
+      await request(t.app)
+        .post('/v1/exports')
+        .set('Authorization', `Bearer ${key.secret}`)
+        .set('Content-Type', 'text/plain')
+        .send('selection=suburb'),
+    );
+    for (const res of answers) {
+      expect(res.status, res.text).toBe(402);
+      expect(res.body).toMatchObject({ success: false, code: 'bulk_export_required' });
+    }
+    // one answer whatever the body: nothing of it shows through
+    expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
+  });
+
+  it('400 for the same malformed bodies from a key that holds bulk_export', async () => {
+    const key = await exportKey();
+    for (const body of [{}, { selection: { type: 'planet' } }, { selection: 'Huntly' }, { layers: 7 }]) {
+      const res = await submit(key, body);
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.success).toBe(false);
+      expect(res.body.code).toBeUndefined();
+    }
+    const text = await request(t.app)
+      .post('/v1/exports')
+      .set('Authorization', `Bearer ${key.secret}`)
+      .set('Content-Type', 'text/plain')
+      .send('selection=suburb');
+    expect(text.status).toBe(400);
+    expect(text.body.error).toMatch(/as JSON/);
+  });
+
   it('400 naming the non-exportable products asked for as layers', async () => {
     const key = await exportKey();
     const res = await submit(key, {

@@ -204,16 +204,19 @@ export const exportSubmit = defineRoute({
   query: submitBody,
   input: 'body',
   errorStyle: 'plain',
+  // the capability before the body: a key that may not export is told so whatever it sent
+  admit: (key) =>
+    canExport(key)
+      ? null
+      : refusal(
+          402,
+          'bulk_export_required',
+          'This key cannot export: bulk export needs the bulk_export capability.',
+          {},
+          'Bulk export is a separate agreement; ask for the capability on this key.',
+        ),
   async handle(q, ctx) {
     const key = ctx.key!;
-    if (!canExport(key))
-      return refusal(
-        402,
-        'bulk_export_required',
-        'This key cannot export: bulk export needs the bulk_export capability.',
-        {},
-        'Bulk export is a separate agreement; ask for the capability on this key.',
-      );
     const scopes = ctx.scope.scopes === '*' ? BATCH_LAYERS.flatMap((l) => l.scopes) : ctx.scope.scopes;
     const chosen = chooseLayers(q.layers, scopes);
     if ('body' in chosen) return chosen;
