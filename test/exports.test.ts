@@ -494,6 +494,37 @@ describe('the allowance setting', () => {
     });
     await expect(exportKey({ exportRowsMonthly: -1 })).rejects.toMatchObject({ status: 400 });
   });
+
+  it('is changed after creation: the next submit is checked against it, and the change is audited', async () => {
+    const key = await exportKey({ exportRowsMonthly: 1 });
+    const list = (n: number) => ({
+      selection: { type: 'addresses', addresses: Array.from({ length: n }, (_, i) => `${i + 1} Nowhere St`) },
+      layers: ['parcel'],
+    });
+    expect((await submit(key, list(2))).body).toMatchObject({ code: 'bulk_export_allowance_exhausted', allowance: 1 });
+    expect((await t.runtime.keys.setExportAllowance(key.id, 3)).exportRowsMonthly).toBe(3);
+    expect((await submit(key, list(2))).status).toBe(202);
+    expect((await get(key, '/v1/exports/usage')).body).toMatchObject({ allowance: 3, used: 2, remaining: 1 });
+    // lowered below what the month has used: nothing remains, and nothing already exported is undone
+    await t.runtime.keys.setExportAllowance(key.id, 0);
+    expect((await get(key, '/v1/exports/usage')).body).toMatchObject({ allowance: 0, used: 2, remaining: 0 });
+    expect((await t.runtime.keys.setExportAllowance(key.id, null)).exportRowsMonthly).toBeNull();
+    expect((await get(key, '/v1/exports/usage')).body).toMatchObject({ allowance_source: 'default' });
+    const audit = await db.query<{ detail: unknown }>(
+      `SELECT detail FROM platform.audit_log WHERE key_id = $1 AND action = 'key.export_allowance_changed' ORDER BY id`,
+      [key.id],
+    );
+    expect(audit.map((a) => a.detail)).toEqual([
+      { from: 1, to: 3 },
+      { from: 3, to: 0 },
+      { from: 0, to: null },
+    ]);
+    await expect(t.runtime.keys.setExportAllowance(key.id, -1)).rejects.toMatchObject({ status: 400 });
+    await expect(t.runtime.keys.setExportAllowance(key.id, 2 ** 31)).rejects.toMatchObject({ status: 400 });
+    await expect(t.runtime.keys.setExportAllowance('key_missing', 5)).rejects.toMatchObject({ status: 404 });
+    await t.runtime.keys.revoke(key.id);
+    await expect(t.runtime.keys.setExportAllowance(key.id, 5)).rejects.toMatchObject({ status: 400 });
+  });
 });
 
 describe('default layers', () => {
