@@ -4,7 +4,7 @@
  * cells the batch products write carry text nobody here controls: an enrich upload's own cells
  * and header, an export's input addresses, and source data (street names, planning text). Both
  * CSV writers pass every cell through here. csv-stringify's own `escape_formulas` is not used:
- * it would quote `-37.81` written as text, and an enrich upload's coordinates are always text.
+ * it would prefix `-37.81` written as text, and an enrich upload's coordinates are always text.
  */
 
 /** The four ASCII starts, tab and carriage return, and their full-width forms (Apple Numbers normalises those). */
