@@ -3,7 +3,7 @@ import { loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db.ts';
 import { AppError } from '../core/errors.ts';
 import { migrate } from '../core/migrate.ts';
-import { KeyStore } from '../platform/keys.ts';
+import { KeyStore, MAX_KEY_SETTING } from '../platform/keys.ts';
 import { UsageMeter, monthOf } from '../platform/usage.ts';
 import { commaList, printJson } from './admin-io.ts';
 
@@ -23,7 +23,39 @@ export const KEYS_USAGE = `Usage: landgraph keys <command>
   revoke ID           refuse the key for good
   usage ID [--month YYYY-MM]
                       metered calls of the key in a month, by route group
+  set-export-allowance ID ROWS
+                      change the key's bulk-export rows a month: a whole number (0 or more), or
+                      \`default\` for LANDGRAPH_EXPORT_ROWS_MONTHLY; rows exported this month still count
 `;
+
+/**
+ * The ROWS of `set-export-allowance ID ROWS` as typed: digits only (no sign, fraction, exponent or
+ * spaces), or `default` (null: the configured default).
+ */
+function exportAllowanceArg(positionals: readonly string[]): number | null {
+  if (positionals.length !== 2)
+    throw new AppError(
+      'BAD_REQUEST',
+      positionals.length < 2
+        ? 'keys set-export-allowance needs a key id and the rows a month: `landgraph keys set-export-allowance ID ROWS`.'
+        : `keys set-export-allowance takes ID and ROWS only; got '${positionals.join(' ')}'.`,
+    );
+  const value = positionals[1]!;
+  if (value === 'default') return null;
+  const rows = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(rows) || rows > MAX_KEY_SETTING)
+    throw new AppError(
+      'BAD_REQUEST',
+      `ROWS must be a whole number of rows a month from 0 to ${MAX_KEY_SETTING}, or \`default\`; got '${value}'.`,
+    );
+  return rows;
+}
+
+/** A refused command on stderr; exit 1 for a key that is not there, 2 for a command that cannot be run as given. */
+function refused(error: AppError): number {
+  process.stderr.write(`${error.message}${error.hint ? ` ${error.hint}` : ''}\n`);
+  return error.status === 404 ? 1 : 2;
+}
 
 function wholeNumber(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -36,8 +68,9 @@ function wholeNumber(name: string, value: string | undefined): number | undefine
 /** The key administration commands; they work while the server runs (embedded: over its socket). */
 export async function runKeysCommand(args: string[]): Promise<number> {
   const [command, ...rest] = args;
+  // set-export-allowance takes words only, so a ROWS of -5 is refused as a number rather than as an unknown option
   const { values, positionals } = parseArgs({
-    args: rest,
+    args: command === 'set-export-allowance' ? ['--', ...rest] : rest,
     allowPositionals: true,
     options: {
       name: { type: 'string' },
@@ -58,6 +91,16 @@ export async function runKeysCommand(args: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   const id = positionals[0];
+  let allowance: number | null = null;
+  if (command === 'set-export-allowance') {
+    // a bad number is refused before the database is opened
+    try {
+      allowance = exportAllowanceArg(positionals);
+    } catch (error) {
+      if (error instanceof AppError) return refused(error);
+      throw error;
+    }
+  }
   const db = await openDatabase(loadConfig());
   try {
     await migrate(db);
@@ -109,6 +152,9 @@ export async function runKeysCommand(args: string[]): Promise<number> {
       case 'revoke':
         printJson(await keys.revoke(needId()));
         return 0;
+      case 'set-export-allowance':
+        printJson(await keys.setExportAllowance(needId(), allowance));
+        return 0;
       case 'usage': {
         const key = await keys.show(needId());
         const month = values.month ?? monthOf(new Date());
@@ -131,10 +177,7 @@ export async function runKeysCommand(args: string[]): Promise<number> {
     process.stderr.write(`Unknown keys command: ${command}\n\n${KEYS_USAGE}`);
     return 2;
   } catch (error) {
-    if (error instanceof AppError) {
-      process.stderr.write(`${error.message}${error.hint ? ` ${error.hint}` : ''}\n`);
-      return error.status === 404 ? 1 : 2;
-    }
+    if (error instanceof AppError) return refused(error);
     throw error;
   } finally {
     await db.close();

@@ -99,7 +99,7 @@ const USAGE = `Usage: landgraph <command>
                             recompute the suburb analytics bundles of a state, or all three (idempotent)
   mirror export-cadastre [--dataset sandbox|live] [--state VIC]
                             write the cadastre mirror as an object-store snapshot (LANDGRAPH_OBJECT_STORE_DIR)
-  keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage (see \`landgraph keys help\`)
+  keys <command>            create, list, show, rotate, suspend, resume, revoke API keys; usage, set-export-allowance (see \`landgraph keys help\`)
   worker [--concurrency N]  run durable jobs (webhook deliveries, batch products) from the database
   webhooks <command>        list, create, rotate, enable, delete webhook endpoints; deliveries (see \`landgraph webhooks help\`)
   migrate                   apply pending database migrations
@@ -174,10 +174,9 @@ export const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['mirror', MIRROR_USAGE],
   ['mirror export-cadastre', MIRROR_USAGE],
   ['keys', KEYS_USAGE],
-  ...['create', 'list', 'show', 'rotate', 'suspend', 'resume', 'revoke', 'usage'].map((sub): [string, string] => [
-    `keys ${sub}`,
-    KEYS_USAGE,
-  ]),
+  ...['create', 'list', 'show', 'rotate', 'suspend', 'resume', 'revoke', 'usage', 'set-export-allowance'].map(
+    (sub): [string, string] => [`keys ${sub}`, KEYS_USAGE],
+  ),
   ['worker', WORKER_USAGE],
   ['webhooks', WEBHOOKS_USAGE],
   ...['list', 'create', 'show', 'rotate', 'enable', 'delete', 'deliveries'].map((sub): [string, string] => [

@@ -139,10 +139,13 @@ function positive(name: string, value: number | null | undefined): number | null
   return value;
 }
 
+/** The most an integer column holds: a larger setting is refused with a message rather than failing the write. */
+export const MAX_KEY_SETTING = 2_147_483_647;
+
 function nonNegative(name: string, value: number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
-  if (!Number.isInteger(value) || value < 0)
-    throw new AppError('BAD_REQUEST', `${name} must be a whole number, 0 or more.`);
+  if (!Number.isInteger(value) || value < 0 || value > MAX_KEY_SETTING)
+    throw new AppError('BAD_REQUEST', `${name} must be a whole number from 0 to ${MAX_KEY_SETTING}.`);
   return value;
 }
 
@@ -317,6 +320,30 @@ export class KeyStore {
 
   resume(id: string): Promise<KeyView> {
     return this.setStatus(id, 'active', 'key.resumed');
+  }
+
+  /**
+   * The key's bulk-export rows a month from now on (null: the configured default), for the
+   * month under way too: rows already exported this month still count against it.
+   */
+  async setExportAllowance(id: string, rows: number | null): Promise<KeyView> {
+    const existing = await this.find(id);
+    if (existing.status === 'revoked') throw new AppError('BAD_REQUEST', `Key ${id} is revoked; revocation is final.`);
+    const exportRowsMonthly = nonNegative('export row allowance', rows);
+    const row = await this.db.prisma.$transaction(async (tx) => {
+      const updated = await tx.apiKey.update({ where: { id }, data: { exportRowsMonthly } });
+      await tx.auditLog.create({
+        data: {
+          keyId: id,
+          action: 'key.export_allowance_changed',
+          detail: { from: existing.exportRowsMonthly, to: exportRowsMonthly },
+        },
+      });
+      // a serving process caches the key with its allowance: the change must reach it at once
+      await this.announce(tx, id);
+      return updated;
+    });
+    return toView(row);
   }
 
   private async setStatus(id: string, status: KeyStatus, action: string): Promise<KeyView> {

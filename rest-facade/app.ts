@@ -109,13 +109,16 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
       return;
     }
     try {
-      assertTextParameters(req);
-      const parsed = route.query.safeParse(routeInput(route, req));
-      if (!parsed.success) {
-        const message = parsed.error.issues.map((issue) => issue.message).join(' ');
-        throw new AppError('BAD_REQUEST', message, 'See /openapi.json for the parameters of this route.');
+      let response = key && route.admit ? route.admit(key) : null;
+      if (!response) {
+        assertTextParameters(req);
+        const parsed = route.query.safeParse(routeInput(route, req));
+        if (!parsed.success) {
+          const message = parsed.error.issues.map((issue) => issue.message).join(' ');
+          throw new AppError('BAD_REQUEST', message, 'See /openapi.json for the parameters of this route.');
+        }
+        response = await route.handle(parsed.data, { graph: runtime.graph, scope, runtime, key });
       }
-      const response = await route.handle(parsed.data, { graph: runtime.graph, scope, runtime, key });
       if (response.failure) res.locals.failure = response.failure;
       setRetryAfter(res, response.status ?? 200);
       if (response.credit) setCreditHeaders(res, response.credit);

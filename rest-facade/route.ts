@@ -70,6 +70,12 @@ export type RouteDefinition<Query extends z.ZodType = z.ZodType> = {
    */
   bodyLimit?: { bytes: number; message: string; hint: string };
   errorStyle: ErrorStyle;
+  /**
+   * A refusal decided by the key alone, made after its scope check and before the input is read
+   * or validated, so a caller the route refuses gets the same answer whatever it sent (an export
+   * without the bulk_export capability is 402 for a malformed body as for a good one). Null: go on.
+   */
+  admit?(key: AuthenticatedKey): RouteResponse | null;
   handle(input: z.output<Query>, ctx: RouteContext): Promise<RouteResponse>;
 };
 

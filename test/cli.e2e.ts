@@ -115,6 +115,74 @@ describe('the landgraph command', () => {
     expect(JSON.stringify(listed)).not.toContain(rotated.secret);
   });
 
+  // nine commands, each a process of its own that opens the database: more than the default time on a busy machine
+  it(
+    "changes a key's monthly export allowance after creation; refuses bad numbers and unknown keys",
+    { timeout: 300_000 },
+    async () => {
+      const created = JSON.parse(
+        (
+          await cli(
+            [
+              'keys',
+              'create',
+              '--name',
+              'allowance-e2e',
+              '--kind',
+              'test',
+              '--scopes',
+              'cadastre.read',
+              '--capabilities',
+              'bulk_export',
+              '--export-rows-monthly',
+              '100',
+            ],
+            config,
+          )
+        ).stdout,
+      ) as { id: string; secret: string; exportRowsMonthly: number | null };
+      expect(created.exportRowsMonthly).toBe(100);
+      const usage = async () =>
+        (
+          await request(server.url)
+            .get('/v1/exports/usage')
+            .set('Authorization', `Bearer ${created.secret}`)
+            .expect(200)
+        ).body as { allowance: number; allowance_source: string };
+      expect(await usage()).toMatchObject({ allowance: 100, allowance_source: 'key' });
+
+      const set = await cli(['keys', 'set-export-allowance', created.id, '2500'], config);
+      expect(JSON.parse(set.stdout)).toMatchObject({ id: created.id, exportRowsMonthly: 2500 });
+      // the running server answers with the new allowance at once
+      expect(await usage()).toMatchObject({ allowance: 2500, allowance_source: 'key' });
+
+      for (const bad of ['abc', '-5', '1.5', '99999999999']) {
+        await expect(cli(['keys', 'set-export-allowance', created.id, bad], config), bad).rejects.toMatchObject({
+          code: 2,
+          stderr: expect.stringContaining(
+            `ROWS must be a whole number of rows a month from 0 to 2147483647, or \`default\`; got '${bad}'.`,
+          ),
+        });
+      }
+      await expect(cli(['keys', 'set-export-allowance', created.id], config)).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/needs a key id and the rows a month/),
+      });
+      await expect(cli(['keys', 'set-export-allowance', 'key_nosuchkey', '10'], config)).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/No key with id key_nosuchkey/),
+      });
+      // the refusals changed nothing
+      expect(await usage()).toMatchObject({ allowance: 2500 });
+
+      const reset = await cli(['keys', 'set-export-allowance', created.id, 'default'], config);
+      expect(JSON.parse(reset.stdout)).toMatchObject({ id: created.id, exportRowsMonthly: null });
+      expect(await usage()).toEqual(
+        expect.objectContaining({ allowance: config.exportRowsMonthly, allowance_source: 'default' }),
+      );
+    },
+  );
+
   it('exports the cadastre mirror as an object-store snapshot, and says what it needs when unset', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'landgraph-store-'));
     try {
@@ -193,7 +261,7 @@ describe('--help', () => {
       paths.set(path.join(' '), path);
       paths.set(m[1]!, [m[1]!]);
     }
-    for (const m of KEYS_USAGE.matchAll(/^ {2}([a-z]+)\b/gm)) paths.set(`keys ${m[1]}`, ['keys', m[1]!]);
+    for (const m of KEYS_USAGE.matchAll(/^ {2}([a-z][\w-]*)(?=\s|$)/gm)) paths.set(`keys ${m[1]}`, ['keys', m[1]!]);
     paths.delete('help');
     return [...paths.values()];
   }
@@ -215,7 +283,15 @@ describe('--help', () => {
         'ingest census-boundaries',
       ]),
     );
-    expect(names).toEqual(expect.arrayContaining(['mirror export-cadastre', 'keys create', 'migrate', 'compose']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'mirror export-cadastre',
+        'keys create',
+        'keys set-export-allowance',
+        'migrate',
+        'compose',
+      ]),
+    );
     for (const path of paths) {
       for (const args of [
         [...path, '--help'],

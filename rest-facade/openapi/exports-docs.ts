@@ -209,7 +209,7 @@ export const EXPORTS_ROUTE_DOCS: Record<string, RouteDoc> = {
     raises: { 404: { description: 'No address lies in the selection.', message: 'No address lies in the selection.' } },
     alsoReturns: {
       '402': refusal(
-        'bulk_export_required (the key lacks the bulk_export capability) or bulk_export_allowance_exhausted (with allowance, used and remaining).',
+        'bulk_export_required (the key lacks the bulk_export capability; answered before the body is read, so the same for any body) or bulk_export_allowance_exhausted (with allowance, used and remaining).',
       ),
       '403': refusal('insufficient_scope: the key can read none of the requested layers; or the key is suspended.'),
       '413': refusal('selection_too_large (with requested and limit), or a body over 1 MB.'),

@@ -16,6 +16,7 @@ import {
   opensBatchLayer,
 } from '../../platform/batch/layers.ts';
 import type { BatchLayer } from '../../platform/batch/layers.ts';
+import { SAFE_CSV_OPTIONS, safeCsvRecord, safeCsvText } from '../../platform/batch/csv-safe.ts';
 import { IDENTITY_LAYER } from '../../platform/exports/job.ts';
 import type { ExportRecord, ExportSelection, ExportTarget, ManifestCredit } from '../../platform/exports/store.ts';
 import {
@@ -203,16 +204,19 @@ export const exportSubmit = defineRoute({
   query: submitBody,
   input: 'body',
   errorStyle: 'plain',
+  // the capability before the body: a key that may not export is told so whatever it sent
+  admit: (key) =>
+    canExport(key)
+      ? null
+      : refusal(
+          402,
+          'bulk_export_required',
+          'This key cannot export: bulk export needs the bulk_export capability.',
+          {},
+          'Bulk export is a separate agreement; ask for the capability on this key.',
+        ),
   async handle(q, ctx) {
     const key = ctx.key!;
-    if (!canExport(key))
-      return refusal(
-        402,
-        'bulk_export_required',
-        'This key cannot export: bulk export needs the bulk_export capability.',
-        {},
-        'Bulk export is a separate agreement; ask for the capability on this key.',
-      );
     const scopes = ctx.scope.scopes === '*' ? BATCH_LAYERS.flatMap((l) => l.scopes) : ctx.scope.scopes;
     const chosen = chooseLayers(q.layers, scopes);
     if ('body' in chosen) return chosen;
@@ -326,12 +330,14 @@ function csvStream(ctx: RouteContext, record: ExportRecord): Readable {
     let after = 0;
     for (;;) {
       const page = await jobRows<unknown[]>(db, record.jobId, { after, limit: CSV_PAGE });
-      for (const row of page) yield row.data;
+      for (const row of page) yield safeCsvRecord(row.data);
       if (page.length < CSV_PAGE) return;
       after = page[page.length - 1]!.rowNo;
     }
   }
-  return Readable.from(records()).pipe(stringify({ header: true, columns: record.header }));
+  return Readable.from(records()).pipe(
+    stringify({ header: true, columns: record.header.map(safeCsvText), ...SAFE_CSV_OPTIONS }),
+  );
 }
 
 export const exportResult = defineRoute({
