@@ -44,6 +44,32 @@ function fieldsOf(selectionSet: SelectionSetNode, type: GraphQLObjectType, fragm
 }
 
 /**
+ * Whether the operation's selection reaches any withheld field at all, decided from the document
+ * alone and kept per document (the facade's operations and Apollo's parsed documents are reused):
+ * most operations select none, and walking their whole answer for nothing cost a tenth of the
+ * facade's CPU on a 200-row DA feed page (docs/benchmarks.md).
+ */
+const selectionReaches = new WeakMap<DocumentNode, Map<string, boolean>>();
+
+function selectsWithheld(
+  root: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+  fragments: Fragments,
+  withheld: ReadonlyMap<string, readonly string[]>,
+): boolean {
+  const walk = (type: GraphQLObjectType, set: SelectionSetNode): boolean =>
+    fieldsOf(set, type, fragments).some((field) => {
+      if (withheld.has(`${type.name}.${field.name.value}`)) return true;
+      const fieldType = type.getFields()[field.name.value]?.type;
+      const named = fieldType ? getNamedType(fieldType) : undefined;
+      return field.selectionSet !== undefined && named !== undefined && isObjectType(named)
+        ? walk(named, field.selectionSet)
+        : false;
+    });
+  return walk(root, selectionSet);
+}
+
+/**
  * The query planner must read a property's identity (its keys and the point other layers
  * @require) whatever the caller may see, so subgraphs cannot refuse those fields; the gateway
  * withholds them from the composed answer instead. Each withheld field is nulled where the
@@ -66,6 +92,15 @@ export function withholdPlannerFields(
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
+  const reachKey = `${operationName ?? ''}\n${[...withheld.keys()].join(',')}`;
+  let reaches = selectionReaches.get(document);
+  if (!reaches) selectionReaches.set(document, (reaches = new Map<string, boolean>()));
+  let selects = reaches.get(reachKey);
+  if (selects === undefined) {
+    selects = selectsWithheld(root, operation.selectionSet, fragments, withheld);
+    reaches.set(reachKey, selects);
+  }
+  if (!selects) return [];
   const errors: GraphQLFormattedError[] = [];
   const reported = new Set<string>();
 

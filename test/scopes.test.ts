@@ -170,6 +170,42 @@ describe('field scopes by GraphQL', () => {
     expect(refused(answer)).toEqual(['p.location', 'p.pid']);
   });
 
+  it('decides what to withhold per caller even when one document is asked again and again', async () => {
+    // the gateway remembers, per parsed document, whether it selects a withheld field at all
+    const query = `query($pfi: String!) { p: propertyByParcel(parcel_pfi: $pfi, state: "VIC") { ${IDENTITY} } }`;
+    const variables = { pfi: f.vicParcel.parcel_pfi };
+    for (let round = 0; round < 2; round += 1) {
+      const open = await graphql(['address.read', 'cadastre.read'], query, variables);
+      expect(open.errors).toBeUndefined();
+      expect(open.data?.p?.gnaf_pid).not.toBeNull();
+      const closed = await graphql(['cadastre.read'], query, variables);
+      expect(refused(closed)).toEqual(['p.address_point', 'p.gnaf_pid']);
+      expect(closed.data?.p).toMatchObject({ parcel_pfi: f.vicParcel.parcel_pfi, gnaf_pid: null });
+    }
+    // one document, two callers withheld different fields: nothing of this one's for the first, its point for the second
+    const parcelOnly = `query($pfi: String!) { p: propertyByParcel(parcel_pfi: $pfi, state: "VIC") { parcel_pfi location { lat } } }`;
+    for (let round = 0; round < 2; round += 1) {
+      const cadastre = await graphql(['cadastre.read'], parcelOnly, variables);
+      expect(cadastre.errors).toBeUndefined();
+      const planning = await graphql(['planning.read'], parcelOnly, variables);
+      expect(refused(planning)).toEqual(['p.location', 'p.parcel_pfi']);
+    }
+    // a document that selects no identity field is answered whole
+    const plain = await graphql(
+      ['cadastre.read'],
+      `
+        query ($pfi: String!) {
+          p: propertyByParcel(parcel_pfi: $pfi, state: "VIC") {
+            parcel_pfi
+          }
+        }
+      `,
+      variables,
+    );
+    expect(plain.errors).toBeUndefined();
+    expect(plain.data?.p).toEqual({ parcel_pfi: f.vicParcel.parcel_pfi });
+  });
+
   it('asks terrainStats for envelope.read, as POST /api/contours/terrain-stats does', async () => {
     const polygon = {
       type: 'Polygon',
