@@ -281,7 +281,6 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.suburbAnalyticsTimeseries': ['suburb-analytics.read'],
   'Query.suburbAnalyticsScreen': ['suburb-analytics.read'],
   'Query.amenitiesNear': ['locality.read'],
-  'Query.suburbAmenities': ['locality.read'],
   'Query.walkingCatchment': ['catchment.read'],
   // the same catchment asked of a property beside its other layers (its point from the cadastre)
   'Property.walking_catchment': ['catchment.read'],
@@ -290,6 +289,8 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Suburb.amenities': ['locality.read'],
   // the boundary is the demographics layer's (locality.read), and the planner reads it for Suburb.amenities
   'Suburb.sal_boundary': ['locality.read'],
+  // the hull of its addresses is the address layer's, and the planner reads it for Suburb.amenities too
+  'Suburb.address_hull': ['locality.read'],
 };
 
 /**
@@ -331,6 +332,7 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   // Query.suburbByName (locality.read); its fields carry their own entries too
   'Suburb',
   'SalBoundary',
+  'SuburbAddressHull',
   'Address',
   'AgeBand',
   'DemographicProfile',
