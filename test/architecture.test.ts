@@ -155,9 +155,9 @@ const CROSS_SCHEMA_ALLOWED: ReadonlyArray<{
   },
   {
     file: 'subgraphs/market/sql.ts',
-    schemas: ['address', 'development', 'supply'],
+    schemas: ['address'],
     kind: 'request path: to move',
-    why: "SUBURB_MARKETS reads address.locality (postcode, known locality); SUBURB_PIPELINE counts the development and supply layers' rows (docs/notes-p8-ownership.md)",
+    why: "SUBURB_MARKETS reads address.locality (a suburb's postcode where no sale names one, and whether the locality is known: the 404); docs/notes-p8-ownership.md",
   },
   {
     file: 'subgraphs/development/spear-sql.ts',
