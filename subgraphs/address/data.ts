@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { Database } from '../../core/db.ts';
 import { overBudget, STAGE_BUDGET, withinBudget } from '../../core/budget.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 import { AppError } from '../../core/errors.ts';
 import type { LayerResult } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
@@ -103,10 +104,12 @@ export class AddressData {
       },
       { cacheKeyFn: (k) => `${k.state}:${k.parcel_pfi}` },
     );
-    // every suburb of a request in one statement (Suburb.address_hull, read by the amenities through @requires)
+    // every suburb of a request in one statement (Suburb.address_hull, read by the amenities through
+    // @requires), folded with the SAL boundary the planner asks of the demographics in the same turn
     this.suburbHull = new DataLoader(
       async (keys) => {
-        const rows = await db.sql<SuburbHullRow>(
+        const rows = await foldedSql<SuburbHullRow>(
+          db,
           SUBURB_ADDRESS_HULLS(
             scope.dataset,
             keys.map((k) => k.state),
