@@ -275,21 +275,26 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Property.sales': ['dossier.read'],
   'Query.propertySales': ['dossier.read'],
   'Query.suburbMarket': ['locality.read', 'locality.suburb'],
-  'Query.suburbPipeline': ['locality.read', 'locality.suburb'],
   'Query.suburbAnalyticsBundle': ['suburb-analytics.read'],
   'Query.suburbAnalyticsList': ['suburb-analytics.read'],
   'Query.suburbAnalyticsTimeseries': ['suburb-analytics.read'],
   'Query.suburbAnalyticsScreen': ['suburb-analytics.read'],
   'Query.amenitiesNear': ['locality.read'],
-  'Query.suburbAmenities': ['locality.read'],
   'Query.walkingCatchment': ['catchment.read'],
   // the same catchment asked of a property beside its other layers (its point from the cadastre)
   'Property.walking_catchment': ['catchment.read'],
   // a suburb by name: its amenity counts (inside its ABS SAL boundary, read through the graph)
-  'Query.suburbByName': ['locality.read'],
+  // (locality.suburb too: the suburb-trends routes ask its supply_pipeline; the entity itself is only the name asked)
+  'Query.suburbByName': ['locality.read', 'locality.suburb'],
   'Suburb.amenities': ['locality.read'],
   // the boundary is the demographics layer's (locality.read), and the planner reads it for Suburb.amenities
   'Suburb.sal_boundary': ['locality.read'],
+  // the hull of its addresses is the address layer's, and the planner reads it for Suburb.amenities too
+  'Suburb.address_hull': ['locality.read'],
+  // the supply pipeline (market) and the counts it requires of the development and supply layers
+  'Suburb.supply_pipeline': ['locality.read', 'locality.suburb'],
+  'Suburb.development_pipeline': ['locality.read', 'locality.suburb'],
+  'Suburb.land_supply_pipeline': ['locality.read', 'locality.suburb'],
 };
 
 /**
@@ -331,6 +336,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   // Query.suburbByName (locality.read); its fields carry their own entries too
   'Suburb',
   'SalBoundary',
+  'SuburbAddressHull',
+  'SuburbApplicationCounts',
+  'SuburbLotCounts',
   'Address',
   'AgeBand',
   'DemographicProfile',

@@ -184,6 +184,8 @@ describe('amenities in the sandbox', () => {
     );
     const countsOf = (rows: Array<{ category: string; n: number }>) =>
       Object.fromEntries(AMENITY_CATEGORIES.map((c) => [c, rows.find((r) => r.category === c)?.n ?? 0]));
+    const graphql = (query: string) =>
+      request(t.app).post('/graphql').set('Authorization', `Bearer ${t.key}`).send({ query });
     const answer = async () => {
       const res = await get('/api/locality/amenities/suburb', { state: 'VIC', suburb: vic.name }).expect(200);
       return {
@@ -207,25 +209,40 @@ describe('amenities in the sandbox', () => {
       const withHull = await answer();
       expect(withHull.body).toMatchObject({ extent_method: 'address-hull', sal: null, license: 'ODbL' });
       expect(withHull.counts).toEqual(countsOf(byHull));
+      // the hull is the address subgraph's (Suburb.address_hull), read by the amenities through @requires
+      const hullGraph = await graphql(
+        `{ suburbByName(state: "VIC", name: "${vic.name}") { address_hull { addresses } amenities { extent_method sal_code } } }`,
+      );
+      expect(hullGraph.body.errors).toBeUndefined();
+      const [held] = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM address.locality l
+         JOIN address.address_detail d ON d.dataset = l.dataset AND d.locality_pid = l.locality_pid
+         WHERE l.dataset = 'sandbox' AND l.state = 'VIC' AND upper(l.locality_name) = $1`,
+        [vic.name],
+      );
+      expect(held!.n).toBeGreaterThan(0);
+      expect(hullGraph.body.data).toEqual({
+        suburbByName: {
+          address_hull: { addresses: held!.n },
+          amenities: { extent_method: 'address-hull', sal_code: null },
+        },
+      });
     } finally {
       await db.query(
         `UPDATE census.boundary SET name_key = $1 WHERE dataset = 'sandbox' AND geography = 'SAL' AND name_key = $1 || ' (MOVED)'`,
         [vic.name],
       );
     }
-    // the GraphQL field says the same, and the older root field keeps the hull
-    const graph = await request(t.app)
-      .post('/graphql')
-      .set('Authorization', `Bearer ${t.key}`)
-      .send({
-        query: `{ suburbByName(state: "VIC", name: "${vic.name.toLowerCase()}") { amenities { extent_method sal_code } }
-          suburbAmenities(state: "VIC", suburb: "${vic.name}") { extent_method sal_code } }`,
-      });
+    // the GraphQL field says the same; the older root field, which read the address tables itself, is gone
+    const graph = await graphql(
+      `{ suburbByName(state: "VIC", name: "${vic.name.toLowerCase()}") { amenities { extent_method sal_code } } }`,
+    );
     expect(graph.body.errors).toBeUndefined();
     expect(graph.body.data).toEqual({
       suburbByName: { amenities: { extent_method: 'sal-boundary', sal_code: sal!.code } },
-      suburbAmenities: { extent_method: 'address-hull', sal_code: null },
     });
+    const gone = await graphql(`{ suburbAmenities(state: "VIC", suburb: "${vic.name}") { extent_method } }`);
+    expect(gone.body.errors?.[0]?.message).toMatch(/Cannot query field "suburbAmenities"/);
   });
 
   it('walks a 15-minute catchment over the sandbox network', async () => {

@@ -97,3 +97,172 @@ describe('subgraph boundaries', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/**
+ * The Postgres schema each subgraph owns (DESIGN.md 2: each subgraph owns its own tables, in its
+ * own schema). The schema is the folder's name but for demographics, whose tables are the
+ * Census's. A schema made by a migration that is neither here nor the platform's fails below.
+ */
+const OWNED_SCHEMA: Record<string, string> = {
+  address: 'address',
+  amenities: 'amenities',
+  analytics: 'analytics',
+  cadastre: 'cadastre',
+  demographics: 'census',
+  development: 'development',
+  hazards: 'hazards',
+  land: 'land',
+  market: 'market',
+  planning: 'planning',
+  roads: 'roads',
+  soil: 'soil',
+  supply: 'supply',
+  terrain: 'terrain',
+};
+/** Schemas no subgraph owns: the platform module's (accounts, keys, usage, jobs). */
+const NOT_A_LAYER = ['platform'];
+
+/**
+ * The exceptions left, each with its reason. A batch job (the suburb analytics rollup,
+ * core/suburb-metrics.ts, which the request path never loads) may read another layer's tables
+ * read-only: one set-based statement per state, where the graph would be one entity fetch per
+ * suburb. A request-path entry is debt, not a licence: it names what still has to move to the
+ * graph. An entry a file no longer needs fails the test, so the list only shrinks.
+ */
+const CROSS_SCHEMA_ALLOWED: ReadonlyArray<{
+  file: string;
+  schemas: string[];
+  kind: 'batch' | 'request path: to move';
+  why: string;
+}> = [
+  {
+    file: 'subgraphs/amenities/suburb-metrics.ts',
+    schemas: ['address', 'census'],
+    kind: 'batch',
+    why: "the suburb extent (SAL boundary, else the address hull) of every suburb of a state; decisions.md 'The suburb-analytics amenities provider draws the same extent'",
+  },
+  {
+    file: 'subgraphs/hazards/suburb-metrics.ts',
+    schemas: ['address', 'cadastre'],
+    kind: 'batch',
+    why: "a suburb's land is the cadastre parcels addressed in it; decisions.md 'Suburb land for the hazard shares'",
+  },
+  {
+    file: 'subgraphs/market/suburb-metrics.ts',
+    schemas: ['address', 'development', 'supply'],
+    kind: 'batch',
+    why: "every suburb of a state with its postcode, and the pipeline counts the bundle's market section carries",
+  },
+  {
+    file: 'subgraphs/market/sql.ts',
+    schemas: ['address'],
+    kind: 'request path: to move',
+    why: "SUBURB_MARKETS reads address.locality (a suburb's postcode where no sale names one, and whether the locality is known: the 404); docs/notes-p8-ownership.md",
+  },
+  {
+    file: 'subgraphs/development/spear-sql.ts',
+    schemas: ['cadastre'],
+    kind: 'request path: to move',
+    why: 'SPEAR_NEAR finds the lots under the point in cadastre.parcel (docs/notes-p8-ownership.md)',
+  },
+];
+
+/**
+ * The SQL text of a file: every string and template literal that reads as SQL (a statement
+ * keyword in it), template parts joined with a blank where a bound value stood. Comments and
+ * code (`ctx.address.byParcel`, scope names like 'address.read') are not SQL and are not read.
+ */
+function sqlLiterals(file: string, source: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    let text: string | null = null;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
+    else if (ts.isTemplateExpression(node)) {
+      text = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ');
+    }
+    if (text !== null && /\b(SELECT|INSERT|UPDATE|DELETE|FROM|JOIN)\b/i.test(text)) found.push(text);
+    // a template's spans are walked for the SQL nested in its ${...} (a fragment built inline)
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true));
+  return found;
+}
+
+/** The schemas of other subgraphs that a file's SQL names (`schema.table`), each once. */
+function foreignSchemas(file: string, source: string): string[] {
+  const own = subgraphOf(file);
+  if (own === null) return [];
+  const others = Object.entries(OWNED_SCHEMA)
+    .filter(([subgraph]) => subgraph !== own)
+    .map(([, schema]) => schema);
+  const named = new Set<string>();
+  for (const sql of sqlLiterals(file, source)) {
+    // a CTE may carry a schema's name (hazards' `land AS (...)`): `land.area_m2` is then its column
+    const ctes = new Set(
+      [...sql.matchAll(/\b([a-z_]+)\s+AS\s+(?:NOT\s+)?(?:MATERIALIZED\s+)?\(/gi)].map((m) => m[1]!.toLowerCase()),
+    );
+    // a schema-qualified name: not the tail of a longer name (a.address.x) nor of a hyphenated word
+    for (const match of sql.matchAll(/(?<![\w.$-])"?([a-z_]+)"?\.[a-z_]+/gi)) {
+      const schema = match[1]!.toLowerCase();
+      if (others.includes(schema) && !ctes.has(schema)) named.add(schema);
+    }
+  }
+  return [...named].sort();
+}
+
+describe('data ownership', () => {
+  it("no subgraph's SQL names another subgraph's schema, outside its listed exceptions (batch rollups, request-path debt)", () => {
+    const offenders: string[] = [];
+    const used = new Set<string>();
+    for (const file of typeScriptFiles(SUBGRAPHS)) {
+      const path = relative(ROOT, file).split(sep).join('/');
+      if (path.includes('/generated/')) continue;
+      const allowed = CROSS_SCHEMA_ALLOWED.find((entry) => entry.file === path);
+      for (const schema of foreignSchemas(file, readFileSync(file, 'utf8'))) {
+        if (allowed?.schemas.includes(schema)) used.add(`${path}:${schema}`);
+        else offenders.push(`${path} reads ${schema}.*`);
+      }
+    }
+    expect(offenders).toEqual([]);
+    // an exception the file no longer needs goes from the list
+    const stale = CROSS_SCHEMA_ALLOWED.flatMap((entry) =>
+      entry.schemas.map((schema) => `${entry.file}:${schema}`),
+    ).filter((entry) => !used.has(entry));
+    expect(stale).toEqual([]);
+  });
+
+  it('knows the owner of every schema the migrations make', () => {
+    const migrations = join(ROOT, 'prisma', 'migrations');
+    const made = new Set<string>();
+    for (const dir of readdirSync(migrations, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+      const sql = readFileSync(join(migrations, dir.name, 'migration.sql'), 'utf8');
+      for (const match of sql.matchAll(/CREATE SCHEMA (?:IF NOT EXISTS )?"?([a-z_]+)/gi))
+        made.add(match[1]!.toLowerCase());
+    }
+    const known = [...Object.values(OWNED_SCHEMA), ...NOT_A_LAYER];
+    expect([...made].filter((schema) => !known.includes(schema))).toEqual([]);
+    // and every subgraph folder has its owner entry
+    const folders = readdirSync(SUBGRAPHS, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.sort()).toEqual(Object.keys(OWNED_SCHEMA).sort());
+  });
+
+  it('reads a foreign schema in SQL strings and templates, not in code, comments or scope names', () => {
+    const file = join(SUBGRAPHS, 'market', 'sql.ts');
+    const source = [
+      "// address.locality is the address layer's",
+      "const SCOPE = 'address.read';",
+      'const pid = ctx.address.byParcel;',
+      'const q = Prisma.sql`SELECT s.price FROM market.sale s WHERE s.state = ${state}`;',
+      'const r = Prisma.sql`SELECT 1 FROM market.sale s, ${x} JOIN supply.lot l ON true`;',
+      'const t = \'SELECT count(*) FROM "development".application\';',
+      'const u = `WITH k AS (SELECT 1) SELECT * FROM k WHERE EXISTS (SELECT 1 FROM address.locality l)`;',
+      // a CTE named like a schema is the CTE
+      'const v = Prisma.sql`WITH land AS MATERIALIZED (SELECT 1 AS area_m2) SELECT land.area_m2 FROM land`;',
+    ].join('\n');
+    expect(foreignSchemas(file, source)).toEqual(['address', 'development', 'supply']);
+    // a subgraph's own schema is its to read
+    expect(foreignSchemas(join(SUBGRAPHS, 'supply', 'sql.ts'), source)).toEqual(['address', 'development', 'market']);
+  });
+});

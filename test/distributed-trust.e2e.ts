@@ -224,6 +224,31 @@ describe('subgraphs trust only the gateway', () => {
     expect(refs(next.body).filter((r) => refs(feed.body).includes(r))).toEqual([]);
   });
 
+  it("counts a suburb's supply pipeline from what the development and supply processes send through the gateway", async () => {
+    const [suburb] = await running.runtime.db.query<{ name: string; pending: number; approved: number; lots: number }>(
+      `SELECT s.name,
+         (SELECT count(*)::int FROM development.application d WHERE d.dataset = 'sandbox' AND d.state = 'QLD'
+           AND upper(d.suburb) = s.name AND d.status IN ('lodged', 'under_assessment')) AS pending,
+         (SELECT count(*)::int FROM development.application d WHERE d.dataset = 'sandbox' AND d.state = 'QLD'
+           AND upper(d.suburb) = s.name AND d.status = 'approved') AS approved,
+         (SELECT count(*)::int FROM supply.lot l WHERE l.dataset = 'sandbox' AND l.state = 'QLD'
+           AND upper(l.suburb) = s.name AND l.sales_status = 'available') AS lots
+       FROM (SELECT DISTINCT upper(suburb) AS name FROM supply.lot WHERE dataset = 'sandbox' AND state = 'QLD'
+         AND sales_status = 'available') s ORDER BY s.name LIMIT 1`,
+    );
+    expect(suburb!.lots).toBeGreaterThan(0);
+    const trends = await request(running.url)
+      .get(`/api/suburb-trends/QLD/${encodeURIComponent(suburb!.name)}`)
+      .set({ Authorization: `Bearer ${key}` });
+    expect(trends.status).toBe(200);
+    expect(trends.body.pipeline).toMatchObject({
+      status: 'ok',
+      das_pending: suburb!.pending,
+      das_approved: suburb!.approved,
+      lots_available: suburb!.lots,
+    });
+  });
+
   it('answers SPEAR by parcel and in the property graph through the development process', async () => {
     const [row] = await running.runtime.db.query<{ pfi: string }>(
       `SELECT parcel_pfis[1] AS pfi FROM development.spear_application WHERE dataset = 'sandbox'

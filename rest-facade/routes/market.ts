@@ -384,10 +384,13 @@ export const suburbTrends = defineRoute({
   async handle(q, ctx) {
     const a = await suburbMarket(q, ctx);
     type Pipeline = Header & { data: Record<string, number> | null };
-    const { suburbPipeline: p } = unwrap(
-      await ctx.graph.execute<{ suburbPipeline: Pipeline }>(
+    // the market's pipeline over the development and supply subgraphs' counts, on the Suburb entity
+    const {
+      suburbByName: { supply_pipeline: p },
+    } = unwrap(
+      await ctx.graph.execute<{ suburbByName: { supply_pipeline: Pipeline } }>(
         `query SuburbPipeline($state: String!, $suburb: String!) {
-          suburbPipeline(state: $state, suburb: $suburb) { ${MARKET_LAYER_FIELDS} data { ${PIPELINE_FIELDS} } } }`,
+          suburbByName(state: $state, name: $suburb) { supply_pipeline { ${MARKET_LAYER_FIELDS} data { ${PIPELINE_FIELDS} } } } }`,
         { state: q.state, suburb: q.suburb },
         ctx.scope,
       ),

@@ -2,17 +2,28 @@ import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { Database } from '../../core/db.ts';
 import { overBudget, STAGE_BUDGET, withinBudget } from '../../core/budget.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 import { AppError } from '../../core/errors.ts';
 import type { LayerResult } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
+import type { GeoJSONGeometry } from '../../core/geojson.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { ScoredMatch, StageRunner } from './matching/match.ts';
 import type { ParsedAddress } from './matching/types.ts';
 import { AddressMatcher, LocalityDirectory } from './matching/match.ts';
-import type { AddressRow } from './sql.ts';
-import { ADDRESSES_BY_GNAF_PID, ADDRESSES_ON_PARCEL, PRINCIPAL_ADDRESS_BY_PARCEL } from './sql.ts';
+import type { AddressRow, SuburbHullRow } from './sql.ts';
+import {
+  ADDRESSES_BY_GNAF_PID,
+  ADDRESSES_ON_PARCEL,
+  PRINCIPAL_ADDRESS_BY_PARCEL,
+  SUBURB_ADDRESS_HULLS,
+} from './sql.ts';
 
 export type ParcelKey = { state: string; parcel_pfi: string };
+/** A suburb as the graph keys it: its state and its name as suburbKey writes it. */
+export type SuburbEntity = { state: string; name: string };
+/** The hull of a suburb's address points (GeoJSON text) and how many addresses it is drawn round. */
+export type SuburbHullModel = { addresses: number; geometry: GeoJSONGeometry };
 
 /** How long a dataset's locality names are reused before they are read again. */
 const LOCALITY_TTL_MS = 60_000;
@@ -66,6 +77,7 @@ export class LocalityCache {
 export class AddressData {
   readonly byGnafPid: DataLoader<string, AddressRow | null>;
   readonly byParcel: DataLoader<ParcelKey, AddressRow | null, string>;
+  readonly suburbHull: DataLoader<SuburbEntity, SuburbHullModel | null, string>;
 
   constructor(
     private readonly deps: SubgraphDeps,
@@ -91,6 +103,26 @@ export class AddressData {
         return keys.map((k) => byKey.get(`${k.state}:${k.parcel_pfi}`) ?? null);
       },
       { cacheKeyFn: (k) => `${k.state}:${k.parcel_pfi}` },
+    );
+    // every suburb of a request in one statement (Suburb.address_hull, read by the amenities through
+    // @requires), folded with the SAL boundary the planner asks of the demographics in the same turn
+    this.suburbHull = new DataLoader(
+      async (keys) => {
+        const rows = await foldedSql<SuburbHullRow>(
+          db,
+          SUBURB_ADDRESS_HULLS(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.name),
+          ),
+        );
+        const byIndex = new Map(rows.map((r) => [r.i, r]));
+        return keys.map((_k, i) => {
+          const row = byIndex.get(i);
+          return row?.hull ? { addresses: row.addresses, geometry: JSON.parse(row.hull) as GeoJSONGeometry } : null;
+        });
+      },
+      { cacheKeyFn: (k) => `${k.state}:${k.name}` },
     );
   }
 

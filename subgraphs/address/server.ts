@@ -9,13 +9,14 @@ import { AddressMatch } from './resolvers/AddressMatch.ts';
 import { ParsedAddressComponents } from './resolvers/ParsedAddressComponents.ts';
 import { Property } from './resolvers/Property.ts';
 import { Query } from './resolvers/Query.ts';
+import { Suburb } from './resolvers/Suburb.ts';
 
 export function buildAddressSubgraph(deps: SubgraphDeps): Subgraph<AddressContext> {
   const localities = new LocalityCache(deps.db);
   return buildSubgraph(
     'address',
     new URL('./schema.graphql', import.meta.url),
-    { Query, Property, Address, AddressMatch, ParsedAddressComponents, GeoJSON },
+    { Query, Property, Address, AddressMatch, ParsedAddressComponents, Suburb, GeoJSON },
     (scope: RequestScope) => ({
       ...scope,
       address: new AddressData(deps, scope, localities),

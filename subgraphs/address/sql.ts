@@ -224,3 +224,22 @@ export const SELECTION_GNAF_PIDS = (dataset: string, where: SelectionWhere) => P
 export const POLYGON_VALIDITY = (polygon: string) => Prisma.sql`
   SELECT ST_IsValid(g) AS valid, ST_IsValidReason(g) AS reason
   FROM (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${polygon}), 4326) AS g) t`;
+
+export type SuburbHullRow = { i: number; addresses: number; hull: string | null };
+
+/**
+ * Per suburb (state and upper-cased locality name, in key order): how many G-NAF addresses the
+ * localities of the name hold and the convex hull of their points, null without any. The hull is
+ * written with 15 decimals so that a reader who widens it (the amenities' suburb extent) gets the
+ * very geometry PostGIS built, not one rounded to centimetres.
+ */
+export const SUBURB_ADDRESS_HULLS = (dataset: string, states: string[], names: string[]) => Prisma.sql`
+  SELECT (k.i - 1)::int AS i, h.addresses, ST_AsGeoJSON(h.g, 15) AS hull
+  FROM unnest(${states}::text[], ${names}::text[]) WITH ORDINALITY AS k(state, name, i)
+  CROSS JOIN LATERAL (
+    SELECT count(*)::int AS addresses, ST_ConvexHull(ST_Collect(d.geom)) AS g
+    FROM address.locality l
+    JOIN address.address_detail d ON d.dataset = l.dataset AND d.locality_pid = l.locality_pid
+    WHERE l.dataset = ${dataset} AND l.state = k.state AND upper(l.locality_name) = k.name
+  ) h
+  ORDER BY k.i`;

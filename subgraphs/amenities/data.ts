@@ -16,7 +16,6 @@ import type {
   NearestNodeRow,
   SuburbCountRow,
   SuburbCountWithCentreRow,
-  SuburbExtentRow,
   WalkInputRow,
 } from './sql.ts';
 import type { GeoJSONGeometry } from '../../core/geojson.ts';
@@ -52,8 +51,19 @@ export type AmenitiesNearModel = {
   data: AmenityModel[] | null;
 };
 
-/** A suburb entity as the graph keys it, with the SAL boundary the demographics subgraph gave it (@requires). */
-export type SuburbEntity = { state: string; name: string; sal_boundary?: SalBoundaryInput | null };
+/**
+ * A suburb entity as the graph keys it, with what the owning subgraphs gave it through @requires:
+ * the demographics' SAL boundary and the address layer's hull of its address points.
+ */
+export type SuburbEntity = {
+  state: string;
+  name: string;
+  sal_boundary?: SalBoundaryInput | null;
+  address_hull?: AddressHullInput | null;
+};
+
+/** The address subgraph's hull of a suburb's address points (Suburb.address_hull). */
+export type AddressHullInput = { addresses: number; geometry: GeoJSONGeometry };
 
 export type SalBoundaryInput = {
   code: string;
@@ -289,24 +299,20 @@ export class AmenitiesData {
 
   /**
    * A suburb's counts: inside its SAL boundary where the graph brought one, else inside the hull
-   * of its addresses (null when it has no address either).
+   * of its addresses (also brought by the graph) widened SUBURB_EXTENT_MARGIN_M; null when it has
+   * no address either.
    */
-  async suburb(state: string, suburb: string, boundary: SalBoundaryInput | null): Promise<SuburbCounts | null> {
-    const db = this.deps.db;
-    let extent: string;
-    let sal: SalBoundaryInput | null = null;
-    if (boundary) {
-      extent = JSON.stringify(boundary.geometry);
-      sal = boundary;
-    } else {
-      const [hull] = await db.sql<SuburbExtentRow>(
-        SQL.SUBURB_EXTENT(this.scope.dataset, state, suburb, SUBURB_EXTENT_MARGIN_M),
-      );
-      if (!hull?.extent) return null;
-      extent = hull.extent;
-    }
-    const rows = await db.sql<SuburbCountWithCentreRow>(
-      SQL.SUBURB_COUNTS(this.scope.dataset, state, extent, [...AMENITY_CATEGORIES]),
+  async suburb(
+    state: string,
+    sal: SalBoundaryInput | null,
+    hull: AddressHullInput | null,
+  ): Promise<SuburbCounts | null> {
+    const shape = sal?.geometry ?? hull?.geometry;
+    if (!shape) return null;
+    const rows = await this.deps.db.sql<SuburbCountWithCentreRow>(
+      SQL.SUBURB_COUNTS(this.scope.dataset, state, JSON.stringify(shape), sal ? null : SUBURB_EXTENT_MARGIN_M, [
+        ...AMENITY_CATEGORIES,
+      ]),
     );
     return {
       extent_method: sal ? 'sal-boundary' : 'address-hull',

@@ -232,39 +232,31 @@ export const CATCHMENTS = (
      FROM found f WHERE f.i = k.i) AS amenities
   FROM k ORDER BY k.i`;
 
-export type SuburbExtentRow = {
-  addresses: number;
-  centre_lat: number | null;
-  centre_lng: number | null;
-  extent: string | null;
-};
-
-/**
- * A suburb's extent where no SAL boundary of it is held: the convex hull of its G-NAF address
- * points, widened `marginM` metres (an amenity on the boundary road still counts).
- */
-export const SUBURB_EXTENT = (dataset: string, state: string, suburb: string, marginM: number) => Prisma.sql`
-  WITH hull AS (
-    SELECT count(*)::int AS addresses, ST_ConvexHull(ST_Collect(d.geom)) AS g
-    FROM address.locality l
-    JOIN address.address_detail d ON d.dataset = l.dataset AND d.locality_pid = l.locality_pid
-    WHERE l.dataset = ${dataset} AND l.state = ${state} AND upper(l.locality_name) = ${suburb}
-  ), extent AS (
-    SELECT addresses, ST_Buffer(g::geography, ${marginM}::float8)::geometry AS g FROM hull WHERE g IS NOT NULL
-  )
-  SELECT addresses, ST_Y(ST_Centroid(g))::float8 AS centre_lat, ST_X(ST_Centroid(g))::float8 AS centre_lng,
-    ST_AsGeoJSON(g, 7) AS extent
-  FROM extent`;
-
 export type SuburbCountRow = { category: string; count: number; nearest_m: number | null; nearest_name: string | null };
 export type SuburbCountWithCentreRow = SuburbCountRow & { centre_lat: number; centre_lng: number };
 
 /**
  * Per category: how many amenities lie inside the extent, and the nearest to its centre (KNN);
- * every row also carries the centre (the extent's centroid).
+ * every row also carries the centre (the extent's centroid). The extent is `shape` itself where
+ * `marginM` is null (a SAL boundary), else `shape` widened `marginM` metres (a suburb's address
+ * hull, which the address subgraph gives through the graph). A widened extent is written out and
+ * read back at 7 decimals: the extent the hull answers have always been counted in (centimetres;
+ * it came from the SQL that drew it as GeoJSON text), so the counts and centre stay the same.
  */
-export const SUBURB_COUNTS = (dataset: string, state: string, extent: string, categories: string[]) => Prisma.sql`
-  WITH area AS MATERIALIZED (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${extent}::text), 4326) AS g),
+export const SUBURB_COUNTS = (
+  dataset: string,
+  state: string,
+  shape: string,
+  marginM: number | null,
+  categories: string[],
+) => Prisma.sql`
+  WITH given AS MATERIALIZED (SELECT ST_SetSRID(ST_GeomFromGeoJSON(${shape}::text), 4326) AS g),
+  area AS MATERIALIZED (
+    SELECT CASE WHEN ${marginM}::float8 IS NULL THEN g
+      ELSE ST_SetSRID(ST_GeomFromGeoJSON(ST_AsGeoJSON(ST_Buffer(g::geography, ${marginM}::float8)::geometry, 7)), 4326)
+      END AS g
+    FROM given
+  ),
   centre AS MATERIALIZED (SELECT ST_Centroid(g) AS g FROM area)
   SELECT c.category, ST_Y(centre.g)::float8 AS centre_lat, ST_X(centre.g)::float8 AS centre_lng,
     (SELECT count(*)::int FROM amenities.amenity a, area

@@ -66,7 +66,9 @@ export class DemographicsData {
     );
     this.salBoundary = new DataLoader(
       async (keys) => {
-        const rows = await deps.db.sql<SalBoundaryRow>(
+        // folded with the address hull the planner asks of the address layer in the same turn (Suburb.amenities)
+        const rows = await foldedSql<SalBoundaryRow>(
+          deps.db,
           SAL_BOUNDARIES(
             scope.dataset,
             keys.map((k) => k.state),

@@ -3,8 +3,18 @@ import type { RequestScope } from '../../core/context.ts';
 import type { BBox } from '../../core/geo.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
-import type { DevelopmentRow, FeedFilter, FeedRow, Found, LgaPageRow, StatisticsPlace, StatisticsRow } from './sql.ts';
+import type {
+  DevelopmentRow,
+  FeedFilter,
+  FeedRow,
+  Found,
+  LgaPageRow,
+  StatisticsPlace,
+  StatisticsRow,
+  SuburbApplicationCountsRow,
+} from './sql.ts';
 import {
+  SUBURB_APPLICATION_COUNTS,
   APPLICATION_STATISTICS,
   APPLICATIONS_IN_LGA,
   APPLICATIONS_NEAR,
@@ -55,6 +65,9 @@ export type SpearLayerModel = WithFreshness<LayerResult<SpearRow[]>>;
 export type SpearListModel = Header & { applications: SpearRow[] };
 
 type ParcelKey = { state: string; parcel_pfi: string };
+/** A suburb as the graph keys it: its state and its name as suburbKey writes it. */
+export type SuburbEntity = { state: string; name: string };
+export type SuburbApplicationCountsModel = Omit<SuburbApplicationCountsRow, 'i'>;
 
 /**
  * The development subgraph's data source for one request: the applications of every parcel of
@@ -64,11 +77,30 @@ export class DevelopmentData {
   readonly applicationsOf: DataLoader<ParcelKey, Found, string>;
   /** The SPEAR applications touching each VIC parcel of the request, in one statement. */
   readonly spearOf: DataLoader<string, SpearFound, string>;
+  /** Every suburb's application counts of the request in one statement (Suburb.development_pipeline). */
+  readonly suburbCounts: DataLoader<SuburbEntity, SuburbApplicationCountsModel, string>;
 
   constructor(
     private readonly deps: SubgraphDeps,
     private readonly scope: RequestScope,
   ) {
+    this.suburbCounts = new DataLoader<SuburbEntity, SuburbApplicationCountsModel, string>(
+      async (keys) => {
+        // folded with the land-supply counts the planner asks in the same turn
+        const rows = await foldedSql<SuburbApplicationCountsRow>(
+          deps.db,
+          SUBURB_APPLICATION_COUNTS(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.name),
+          ),
+        );
+        const byIndex = new Map(rows.map(({ i, ...counts }) => [i, counts]));
+        const none = { das_pending: 0, dwellings_pending: 0, das_approved: 0, dwellings_approved: 0 };
+        return keys.map((_k, i) => byIndex.get(i) ?? none);
+      },
+      { cacheKeyFn: (k) => `${k.state}:${k.name}` },
+    );
     this.applicationsOf = new DataLoader<ParcelKey, Found, string>(
       async (keys) => {
         const rows = await foldedSql<Found>(

@@ -5,12 +5,13 @@ import type { DevelopmentContext } from './data.ts';
 import { DevelopmentData } from './data.ts';
 import { Property } from './resolvers/Property.ts';
 import { Query } from './resolvers/Query.ts';
+import { Suburb } from './resolvers/Suburb.ts';
 
 export function buildDevelopmentSubgraph(deps: SubgraphDeps): Subgraph<DevelopmentContext> {
   return buildSubgraph(
     'development',
     new URL('./schema.graphql', import.meta.url),
-    { Query, Property },
+    { Query, Property, Suburb },
     (scope: RequestScope) => ({
       ...scope,
       development: new DevelopmentData(deps, scope),

@@ -254,3 +254,30 @@ export const FEED_PAGE = (dataset: string, filter: FeedFilter, limit: number, wa
   )
   ${read(Prisma.sql`SELECT id FROM head UNION ALL SELECT id FROM rest`)}`;
 };
+
+export type SuburbApplicationCountsRow = {
+  i: number;
+  das_pending: number;
+  dwellings_pending: number;
+  das_approved: number;
+  dwellings_approved: number;
+};
+
+/**
+ * Per suburb (state and upper-cased name, in key order): its development applications in
+ * assessment (lodged, under assessment) and approved, with the dwellings they propose; by the
+ * suburb name the application records. The market's supply pipeline reads these through the graph.
+ */
+export const SUBURB_APPLICATION_COUNTS = (dataset: string, states: string[], names: string[]) => Prisma.sql`
+  SELECT (k.i - 1)::int AS i, c.das_pending, c.dwellings_pending, c.das_approved, c.dwellings_approved
+  FROM unnest(${states}::text[], ${names}::text[]) WITH ORDINALITY AS k(state, name, i)
+  CROSS JOIN LATERAL (
+    SELECT
+      count(*) FILTER (WHERE d.status IN ('lodged', 'under_assessment'))::int AS das_pending,
+      coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status IN ('lodged', 'under_assessment')), 0)::int AS dwellings_pending,
+      count(*) FILTER (WHERE d.status = 'approved')::int AS das_approved,
+      coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status = 'approved'), 0)::int AS dwellings_approved
+    FROM development.application d
+    WHERE d.dataset = ${dataset} AND d.state = k.state AND upper(d.suburb) = k.name
+  ) c
+  ORDER BY k.i`;

@@ -164,13 +164,6 @@ export class MarketData {
     );
   }
 
-  async pipeline(state: string, suburb: string): Promise<PipelineRow> {
-    const [row] = await this.deps.db.sql<PipelineRow>(
-      SQL.SUBURB_PIPELINE(this.scope.dataset, state, suburbKey(suburb)),
-    );
-    return row!;
-  }
-
   /** The market of a suburb: its rows come through the request's batch of suburbs (one statement for all). */
   suburb(state: string, name: string, postcode: string | null, propertyType: string | null): Promise<SuburbFound> {
     const key = `${state}|${suburbKey(name)}|${postcode ?? ''}|${propertyType ?? ''}`;
@@ -213,3 +206,17 @@ export class MarketData {
 export type SupplyPipelineLayerModel = LayerResult<PipelineRow>;
 
 export type MarketContext = RequestScope & { market: MarketData };
+
+/**
+ * A suburb entity as the graph keys it, with what the owning subgraphs gave it through @requires:
+ * the development applications' counts and the land-supply counts.
+ */
+export type SuburbEntity = {
+  state: string;
+  name: string;
+  development_pipeline?: Pick<
+    PipelineRow,
+    'das_pending' | 'dwellings_pending' | 'das_approved' | 'dwellings_approved'
+  > | null;
+  land_supply_pipeline?: Pick<PipelineRow, 'lots_available' | 'estates_selling'> | null;
+};

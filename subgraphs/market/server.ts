@@ -5,12 +5,13 @@ import type { MarketContext } from './data.ts';
 import { MarketData } from './data.ts';
 import { Property } from './resolvers/Property.ts';
 import { Query } from './resolvers/Query.ts';
+import { Suburb } from './resolvers/Suburb.ts';
 
 export function buildMarketSubgraph(deps: SubgraphDeps): Subgraph<MarketContext> {
   return buildSubgraph(
     'market',
     new URL('./schema.graphql', import.meta.url),
-    { Query, Property },
+    { Query, Property, Suburb },
     (scope: RequestScope) => ({
       ...scope,
       market: new MarketData(deps, scope),

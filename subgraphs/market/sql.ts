@@ -302,6 +302,11 @@ export const SUBURB_MARKETS = (
     ), '[]'::json) AS approvals
   FROM kp ORDER BY kp.i`;
 
+/**
+ * A suburb's supply pipeline: the development subgraph's application counts and the supply
+ * subgraph's lot counts (Suburb.supply_pipeline reads them through the graph; the analytics
+ * rollup counts them per state itself).
+ */
 export type PipelineRow = {
   das_pending: number;
   dwellings_pending: number;
@@ -310,20 +315,3 @@ export type PipelineRow = {
   lots_available: number;
   estates_selling: number;
 };
-
-/**
- * The suburb's development applications (P7) in assessment and approved, with the dwellings they
- * propose, and its land-supply lots available now and estates selling: counts only, by suburb name.
- */
-export const SUBURB_PIPELINE = (dataset: string, state: string, suburb: string) => Prisma.sql`
-  SELECT
-    count(*) FILTER (WHERE d.status IN ('lodged', 'under_assessment'))::int AS das_pending,
-    coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status IN ('lodged', 'under_assessment')), 0)::int AS dwellings_pending,
-    count(*) FILTER (WHERE d.status = 'approved')::int AS das_approved,
-    coalesce(sum(d.dwellings_proposed) FILTER (WHERE d.status = 'approved'), 0)::int AS dwellings_approved,
-    (SELECT count(*)::int FROM supply.lot l WHERE l.dataset = ${dataset} AND l.state = ${state}
-      AND upper(l.suburb) = ${suburb} AND l.sales_status = 'available') AS lots_available,
-    (SELECT count(*)::int FROM supply.estate e WHERE e.dataset = ${dataset} AND e.state = ${state}
-      AND upper(e.suburb) = ${suburb} AND e.status = 'selling') AS estates_selling
-  FROM development.application d
-  WHERE d.dataset = ${dataset} AND d.state = ${state} AND upper(d.suburb) = ${suburb}`;

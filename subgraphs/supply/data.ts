@@ -1,6 +1,8 @@
+import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
-import type { Box, EstateRow, LotRow, StateLatestRow, TileFeatureRow, WeekRow } from './sql.ts';
+import type { Box, EstateRow, LotRow, StateLatestRow, SuburbLotCountsRow, TileFeatureRow, WeekRow } from './sql.ts';
 import {
   ESTATES_NEAR,
   ESTATES_WHERE,
@@ -9,18 +11,42 @@ import {
   SERIES,
   STATE_CREDITS,
   STATES_LATEST,
+  SUBURB_LOT_COUNTS,
   TILE_FEATURES,
   TILE_MVT,
 } from './sql.ts';
 
 export type Credit = { state: string; attribution: string; license: string };
+/** A suburb as the graph keys it: its state and its name as suburbKey writes it. */
+export type SuburbEntity = { state: string; name: string };
+export type SuburbLotCountsModel = Omit<SuburbLotCountsRow, 'i'>;
 
 /** The supply subgraph's data source for one request. */
 export class SupplyData {
+  /** Every suburb's lot and estate counts of the request in one statement (Suburb.land_supply_pipeline). */
+  readonly suburbCounts: DataLoader<SuburbEntity, SuburbLotCountsModel, string>;
+
   constructor(
     private readonly deps: SubgraphDeps,
     private readonly scope: RequestScope,
-  ) {}
+  ) {
+    this.suburbCounts = new DataLoader<SuburbEntity, SuburbLotCountsModel, string>(
+      async (keys) => {
+        // folded with the development-application counts the planner asks in the same turn
+        const rows = await foldedSql<SuburbLotCountsRow>(
+          deps.db,
+          SUBURB_LOT_COUNTS(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.name),
+          ),
+        );
+        const byIndex = new Map(rows.map(({ i, ...counts }) => [i, counts]));
+        return keys.map((_k, i) => byIndex.get(i) ?? { lots_available: 0, estates_selling: 0 });
+      },
+      { cacheKeyFn: (k) => `${k.state}:${k.name}` },
+    );
+  }
 
   get kind() {
     return this.deps.db.kind;

@@ -254,3 +254,19 @@ export const TILE_FEATURES = (dataset: string, z: number, x: number, y: number) 
 export const STATE_CREDITS = (dataset: string) => Prisma.sql`
   SELECT state, attribution, license FROM public.dataset_source
   WHERE dataset = ${dataset} AND layer = 'land-supply' ORDER BY state`;
+
+export type SuburbLotCountsRow = { i: number; lots_available: number; estates_selling: number };
+
+/**
+ * Per suburb (state and upper-cased name, in key order): its lots on the market now and its
+ * estates selling, by the suburb name they record. The market's supply pipeline reads these
+ * through the graph.
+ */
+export const SUBURB_LOT_COUNTS = (dataset: string, states: string[], names: string[]) => Prisma.sql`
+  SELECT (k.i - 1)::int AS i,
+    (SELECT count(*)::int FROM supply.lot l WHERE l.dataset = ${dataset} AND l.state = k.state
+      AND upper(l.suburb) = k.name AND l.sales_status = 'available') AS lots_available,
+    (SELECT count(*)::int FROM supply.estate e WHERE e.dataset = ${dataset} AND e.state = k.state
+      AND upper(e.suburb) = k.name AND e.status = 'selling') AS estates_selling
+  FROM unnest(${states}::text[], ${names}::text[]) WITH ORDINALITY AS k(state, name, i)
+  ORDER BY k.i`;

@@ -19,6 +19,7 @@ import type {
   AmenitiesContext,
   AmenitiesNearModel,
   CatchmentModel,
+  AddressHullInput,
   SalBoundaryInput,
   SuburbAmenitiesModel,
   SuburbEntity,
@@ -42,14 +43,16 @@ export function suburbName(suburb: string): string {
 }
 
 /**
- * A suburb's amenity counts: inside `boundary` (its ABS SAL, brought by the graph) where given,
- * else inside the hull of its addresses. A SAL boundary's credit joins the OpenStreetMap one.
+ * A suburb's amenity counts: inside `boundary` (its ABS SAL) where given, else inside `hull` (the
+ * hull of its addresses) widened; both come through the graph from the layers that own them. A
+ * SAL boundary's credit joins the OpenStreetMap one.
  */
 export async function suburbAmenitiesLayer(
   ctx: AmenitiesContext,
   code: string,
   name: string,
   boundary: SalBoundaryInput | null,
+  hull: AddressHullInput | null,
 ): Promise<SuburbAmenitiesModel> {
   const head = {
     state: code,
@@ -74,7 +77,7 @@ export async function suburbAmenitiesLayer(
         ...head,
       };
     }
-    const answer = await ctx.amenities.suburb(code, name, boundary);
+    const answer = await ctx.amenities.suburb(code, boundary, hull);
     const credit = { ...provenance, freshness: provenance.freshness ?? null };
     if (!answer) {
       return {
@@ -235,10 +238,6 @@ export const Query: QueryResolvers<AmenitiesContext> = {
       logFailure(error, 'amenities lookup');
       return { status: 'error', source: null, attribution: null, license: null, message: failed, ...empty };
     }
-  },
-
-  suburbAmenities(_parent, { state, suburb }, ctx): Promise<SuburbAmenitiesModel> {
-    return suburbAmenitiesLayer(ctx, assertState(state), suburbName(suburb), null);
   },
 
   suburbByName(_parent, { state, name }): SuburbEntity {

@@ -15,7 +15,7 @@ import type { ComparableSalesModel, MarketContext, MarketProperty } from '../dat
 import type { PropertyResolvers } from '../generated/resolvers-types.ts';
 import type { SaleRow } from '../sql.ts';
 import { assertPropertyType, assertWhole, joinCredits, judged } from './layers.ts';
-import { suburbLayer } from './suburb.ts';
+import { suburbLayer } from './suburb-layers.ts';
 
 export const Property: PropertyResolvers<MarketContext> = {
   __resolveReference(reference) {

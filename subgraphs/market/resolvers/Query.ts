@@ -11,7 +11,7 @@ import type { MarketContext, PropertySalesModel } from '../data.ts';
 import type { QueryResolvers } from '../generated/resolvers-types.ts';
 import type { SalesFilter } from '../sql.ts';
 import { assertDate, assertPropertyType, assertWhole, joinCredits } from './layers.ts';
-import { pipelineLayer, suburbLayer } from './suburb.ts';
+import { suburbLayer } from './suburb-layers.ts';
 
 /** Which place a sales search is of: exactly one of a point, a parcel (with state) or an address. */
 function salesFilter(args: {
@@ -91,11 +91,5 @@ export const Query: QueryResolvers<MarketContext> = {
       return { ...rest, known: false, status: 'no_data' as const, data: null, message };
     }
     return { ...rest, known: true };
-  },
-  async suburbPipeline(_parent, { state, suburb }, ctx) {
-    const code = assertState(state);
-    const name = suburb.trim();
-    if (name === '' || name.length > 100) throw badRequest('suburb must be a suburb name (1-100 characters).');
-    return pipelineLayer(ctx, code, name);
   },
 };

@@ -1,7 +1,7 @@
 import type { LayerResult, Provenance } from '../../../core/layer.ts';
 import { guardLayer, layerEmpty, layerOk, oldestFreshness } from '../../../core/layer.ts';
 import type { PipelineRow } from '../sql.ts';
-import type { MarketContext } from '../data.ts';
+import type { MarketContext, SuburbEntity } from '../data.ts';
 import type { SuburbMarketModel } from '../trends.ts';
 import { judged } from './layers.ts';
 
@@ -51,10 +51,12 @@ export async function suburbLayer(
 }
 
 /**
- * A suburb's supply pipeline: its development applications and land-supply lots, credited with
- * the sources its counts come from; not_covered where the state holds neither.
+ * A suburb's supply pipeline: its development applications and land-supply lots (counted by the
+ * development and supply subgraphs, brought by the graph), credited with the sources its counts
+ * come from; not_covered where the state holds neither.
  */
-export async function pipelineLayer(ctx: MarketContext, state: string, suburb: string) {
+export async function pipelineLayer(ctx: MarketContext, suburb: SuburbEntity) {
+  const { state, name } = suburb;
   return guardLayer('supply pipeline', async () => {
     const [das, supply] = await Promise.all([
       ctx.market.provenance('development-applications', state),
@@ -66,7 +68,11 @@ export async function pipelineLayer(ctx: MarketContext, state: string, suburb: s
         `No development applications or land supply are held for ${state}.`,
       );
     }
-    const pipeline = await ctx.market.pipeline(state, suburb);
+    // a layer that failed to give its counts fails the pipeline (guardLayer: status error)
+    if (!suburb.development_pipeline || !suburb.land_supply_pipeline) {
+      throw new Error('the development or land-supply counts did not come through the graph');
+    }
+    const pipeline: PipelineRow = { ...suburb.development_pipeline, ...suburb.land_supply_pipeline };
     const credits = [
       ...(das && pipeline.das_pending + pipeline.das_approved > 0 ? [das] : []),
       ...(supply && pipeline.lots_available + pipeline.estates_selling > 0 ? [supply] : []),
@@ -74,7 +80,7 @@ export async function pipelineLayer(ctx: MarketContext, state: string, suburb: s
     if (credits.length === 0) {
       return layerEmpty<PipelineRow>(
         'no_data',
-        `No development application or land-supply lot names ${suburb.toUpperCase()}.`,
+        `No development application or land-supply lot names ${name}.`,
         das ?? supply,
       );
     }
