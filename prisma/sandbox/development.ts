@@ -6,6 +6,7 @@
  * of the sandbox exactly as it was.
  */
 import type { Batcher } from './batcher.ts';
+import { IdMint } from './identifiers.ts';
 import type { Lot } from './lots.ts';
 import type { Rng } from './random.ts';
 import type { AddressRow, DevelopmentCategory, DevelopmentStatus } from './rows.ts';
@@ -97,7 +98,10 @@ export function pushDevelopmentRows(rng: Rng, land: DevelopmentLot, out: Batcher
     const descriptions = DESCRIPTIONS[category];
     const description = descriptions[rng.int(0, descriptions.length - 1)]!;
     const year = new Date(lodged).getUTCFullYear();
-    const reference = REFERENCE[spec.state](year, `${pfi.replace(/\D/g, '').slice(-6)}${i}`);
+    // the lot's place in its state's PFI series: the PFI's last six digits until a state passes a million
+    // PFI numbers, where those repeated and a million-parcel sandbox broke the unique reference
+    const serial = String(IdMint.pfiSerial(spec.state, pfi)).padStart(6, '0');
+    const reference = REFERENCE[spec.state](year, `${serial}${i}`);
     // the source's last change: the decision, or a step of the assessment after lodgement
     const changed = (decided ?? Math.min(AS_AT, lodged + rng.int(0, 20) * DAY_MS)) + rng.int(8, 17) * 3_600_000;
     const dwellings =

@@ -39,6 +39,7 @@ const PLAN_SERIES: Record<PlanKind, { prefix: string; start: number; step: numbe
 };
 
 const PFI_PREFIX: Record<SandboxState, string> = { VIC: '52', NSW: '10', QLD: '31' };
+const PFI_SERIES_START = 1_000_000;
 // G-NAF address_detail_pid prefixes; the digits after them fill the rest of the pid.
 const GNAF_PREFIX: Record<SandboxState, { prefix: string; digits: number }> = {
   VIC: { prefix: 'GAVIC4', digits: 8 },
@@ -59,11 +60,16 @@ export class IdMint {
     seed: number,
   ) {
     this.rng = Rng.for(seed, state, 'ids');
-    this.pfi = new Series(this.rng, `${state} parcel PFI`, 1_000_000, 5, 10_000_000);
+    this.pfi = new Series(this.rng, `${state} parcel PFI`, PFI_SERIES_START, 5, 10_000_000);
     const { digits } = GNAF_PREFIX[state];
     this.gnaf = new Series(this.rng, `${state} G-NAF`, 10 ** (digits - 1), 3, 10 ** digits);
     this.streets = new Series(this.rng, `${state} street locality`, 1_000_000, 9, 10_000_000);
     this.localities = new Series(this.rng, `${state} locality`, 1_000, 150, 10_000);
+  }
+
+  /** A parcel PFI's place in its state's series: unique within the state, as the PFI is. */
+  static pfiSerial(state: SandboxState, pfi: string): number {
+    return Number(pfi.slice(PFI_PREFIX[state].length)) - PFI_SERIES_START;
   }
 
   parcelPfi(): string {

@@ -6,6 +6,7 @@
  * few lots by two applications. The block's own random stream keeps every other table as it was.
  */
 import type { Batcher } from './batcher.ts';
+import { IdMint } from './identifiers.ts';
 import type { Rng } from './random.ts';
 import type { SpearApplicationType, SpearStatus } from './rows.ts';
 import type { SuburbSpec } from './suburbs.ts';
@@ -49,6 +50,15 @@ const DECIDED: Record<SpearApplicationType, readonly SpearStatus[]> = {
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/**
+ * The reference's number: the lot's place in its state's PFI series (which starts at 1,000,000 and only rises),
+ * six digits while it fits. The PFI's last six digits repeated once a state passed a million PFI numbers,
+ * so a million-parcel sandbox collided on the unique reference; below that the two are the same digits.
+ */
+function spearNumber(pfi: string): string {
+  return String(IdMint.pfiSerial('VIC', pfi)).padStart(6, '0');
+}
+
 export type SpearLot = { pfi: string; lng: number; lat: number; address: string };
 
 /** The applications of one block's lots (in frontage order), drawn from `rng` (the block's SPEAR stream). */
@@ -75,7 +85,7 @@ export function pushSpearRows(rng: Rng, spec: SuburbSpec, lots: readonly SpearLo
         status === 'lodged' || status === 'under_assessment'
           ? null
           : Math.min(AS_AT, lodged + rng.int(20, 300) * DAY_MS);
-      const reference = `S${first.pfi.replace(/\D/g, '').slice(-6).padStart(6, '0')}${'ABCDEFGH'[k]}`;
+      const reference = `S${spearNumber(first.pfi)}${'ABCDEFGH'[k]}`;
       const changed = (decided ?? Math.min(AS_AT, lodged + rng.int(0, 30) * DAY_MS)) + rng.int(8, 17) * 3_600_000;
       out.push('spear_application', {
         source: 'sandbox',
