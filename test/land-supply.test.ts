@@ -367,9 +367,9 @@ describe('land supply: sandbox, routes, rollup and lot tiles', () => {
   });
 
   it('names, among the sandbox samples, the address nearest an estate selling lots, with that estate (VIC, QLD)', async () => {
-    const samples = (await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES)).filter((s) =>
-      s.note.startsWith('land supply: the address nearest an estate selling lots'),
-    );
+    const samples = await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES, [
+      'land supply: the address nearest an estate selling lots',
+    ]);
     expect(samples.map((s) => s.state)).toEqual(['VIC', 'QLD']);
     for (const sample of samples) {
       expect(sample.parcel_pfi).toEqual(expect.any(String));

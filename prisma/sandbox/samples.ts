@@ -156,10 +156,16 @@ const CASES: ReadonlyArray<{ note: string; where: string; state?: string; estate
 /** Every case above: what `landgraph sandbox samples` lists (the default keeps the first eight). */
 export const ALL_SAMPLE_CASES = CASES.length;
 
-export async function sandboxSamples(db: Database, limit = 8): Promise<SandboxSample[]> {
+/**
+ * The first `limit` cases found in the loaded sandbox, in the order above; `only`, when given,
+ * keeps to the cases whose note starts with one of its prefixes (each case is a search of the
+ * sandbox, some of them seconds on the embedded database under load).
+ */
+export async function sandboxSamples(db: Database, limit = 8, only?: readonly string[]): Promise<SandboxSample[]> {
   const samples: SandboxSample[] = [];
   for (const c of CASES) {
     if (samples.length >= limit) break;
+    if (only && !only.some((prefix) => c.note.startsWith(prefix))) continue;
     const params: unknown[] = c.state ? [SANDBOX_DATASET, c.state] : [SANDBOX_DATASET];
     const [row] = await db.query<Omit<SandboxSample, 'note'>>(
       `SELECT a.gnaf_pid, a.formatted_address AS address, ST_Y(a.geom) AS lat, ST_X(a.geom) AS lng, a.state, a.parcel_pfi${
