@@ -1,0 +1,181 @@
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../core/db.ts';
+import { ROW_STATUSES, batchLayer } from '../platform/batch/layers.ts';
+import type { TestRuntime } from './support/runtime.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
+import type { ServedDistributed } from './support/serve-distributed.ts';
+import { expectSpawnedDistributedWorker, serveDistributed } from './support/serve-distributed.ts';
+import { until } from './support/worker-process.ts';
+
+/** Ports of this file's subgraph services, clear of the other distributed e2e files' (4611, 4711-4770, 4791). */
+const BASE_PORT = 4811;
+const ACCOUNT = 'acct-batch-distributed';
+const EXPORT_LAYERS = ['parcel', 'planning', 'soil'];
+const FINAL = ['succeeded', 'failed', 'cancelled', 'expired'];
+
+type Answer = { status: number; text: string; headers: Headers; json<T = Record<string, unknown>>(): T };
+
+/**
+ * Bulk export and enrich through `landgraph serve --distributed` as a user starts it: submitted to
+ * the REST facade of the gateway process, run by the worker process it spawned, which reads every
+ * layer through the subgraph services over signed HTTP. One start serves both products (a start
+ * costs tens of seconds on two cores); their inputs are small.
+ */
+describe('bulk export and enrich through serve --distributed and its spawned worker', () => {
+  let t: TestRuntime;
+  let db: Database;
+  let served: ServedDistributed;
+  let key = '';
+
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> => {
+    const res = await fetch(`${served.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, text, headers: res.headers, json: <T>() => JSON.parse(text) as T };
+  };
+  /** The serving processes' log tail, so a failed assertion names its cause. */
+  const tail = () => served.log().slice(-4000);
+
+  beforeAll(async () => {
+    t = await testRuntime();
+    db = t.runtime.db;
+    key = await createTestKey(t.runtime, {
+      account: ACCOUNT,
+      scopes: ['cadastre.read', 'planning.read', 'soil.read', 'enrich.submit', 'enrich.read'],
+      capabilities: ['bulk_export'],
+    });
+    served = await serveDistributed(testConfig(), BASE_PORT);
+  });
+
+  afterAll(async () => {
+    await served?.stop();
+  });
+
+  it('exports a suburb and enriches a CSV: both finished by the spawned worker, with every layer answered', async () => {
+    // the suburb's addresses, as the export must list them (one row each)
+    const expected = await db.query<{ gnaf_pid: string; parcel_pfi: string | null }>(
+      `SELECT a.gnaf_pid, a.parcel_pfi FROM address.address_detail a JOIN address.locality l
+         ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
+       WHERE a.dataset = 'sandbox' AND l.locality_name = 'HUNTLY' AND a.state = 'VIC' AND a.geom IS NOT NULL
+       ORDER BY a.gnaf_pid`,
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    const addresses = await db.query<{ gnaf_pid: string; address: string; parcel_pfi: string }>(
+      `SELECT gnaf_pid, formatted_address AS address, parcel_pfi FROM address.address_detail
+       WHERE dataset = 'sandbox' AND state = 'VIC' AND parcel_pfi IS NOT NULL AND flat_number IS NULL
+       ORDER BY gnaf_pid LIMIT 4`,
+    );
+    expect(addresses).toHaveLength(4);
+    const unmatched = '1 Nowhere Lane, Faketown VIC 3999';
+    const csv = ['ref,Property Address', ...addresses.map((a, i) => `R${i + 1},"${a.address}"`), `R5,"${unmatched}"`];
+
+    // both submitted before either is awaited: the worker has both queued at once
+    const exported = await call('POST', '/v1/exports', {
+      selection: { type: 'suburb', name: 'Huntly', state: 'VIC' },
+      layers: EXPORT_LAYERS,
+    });
+    expect(exported.status, `${exported.text}\n${tail()}`).toBe(202);
+    expect(exported.json()).toMatchObject({ requestedRows: expected.length, layers: EXPORT_LAYERS });
+    const exportId = exported.json<{ jobId: string }>().jobId;
+
+    const submitted = await call('POST', '/v1/enrich/jobs', { csv: csv.join('\n'), bundles: ['parcel'] });
+    expect(submitted.status, `${submitted.text}\n${tail()}`).toBe(202);
+    const enrichId = submitted.json<{ job: { id: string } }>().job.id;
+    const approved = await call('POST', `/v1/enrich/jobs/${enrichId}/approve`, {});
+    expect(approved.status, approved.text).toBe(202);
+
+    const exportDone = await until(
+      'the spawned worker to finish the export',
+      async () => (await call('GET', `/v1/exports/${exportId}`)).json(),
+      (body) => FINAL.includes(body.state as string),
+      { everyMs: 250 },
+    );
+    expect(exportDone, tail()).toMatchObject({
+      state: 'succeeded',
+      attempts: 1,
+      error: null,
+      rowsProcessed: expected.length,
+      requestedRows: expected.length,
+    });
+    const enrichDone = await until(
+      'the spawned worker to finish the enrich job',
+      async () => (await call('GET', `/v1/enrich/jobs/${enrichId}`)).json<{ job: Record<string, unknown> }>().job,
+      (job) => FINAL.includes(job.state as string),
+      { everyMs: 250 },
+    );
+    expect(enrichDone, tail()).toMatchObject({ state: 'succeeded', attempts: 1, error: null });
+    expect(enrichDone.progress).toMatchObject({ rows_done: 5, rows_total: 5, rows: { matched: 4, no_match: 1 } });
+
+    // the export's CSV: one row per address of the suburb, every layer answered over HTTP
+    const result = await call('GET', `/v1/exports/${exportId}/result`);
+    expect(result.status, result.text).toBe(200);
+    expect(result.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(result.headers.get('x-service-attribution')).toBeTruthy();
+    const rows = parse<Record<string, string>>(result.text, { columns: true });
+    expect(rows.map((r) => r.gnaf_pid).sort()).toEqual(expected.map((e) => e.gnaf_pid));
+    const pfiOf = new Map(expected.map((e) => [e.gnaf_pid, e.parcel_pfi]));
+    for (const row of rows) {
+      expect(row).toMatchObject({ state: 'VIC', locality: 'HUNTLY' });
+      for (const name of EXPORT_LAYERS) {
+        const status = row[`${name}_status`]!;
+        expect(ROW_STATUSES).toContain(status);
+        // a subgraph that did not answer would show here as unavailable
+        expect(status, `${name} of ${row.gnaf_pid}`).not.toBe('unavailable');
+        if (status !== 'ok') for (const column of batchLayer(name)!.columns) expect(row[column]).toBe(status);
+      }
+      if (row.parcel_status === 'ok') expect(row.parcel_pfi).toBe(pfiOf.get(row.gnaf_pid!));
+    }
+    expect(rows.filter((r) => r.parcel_status === 'ok').length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.planning_status === 'ok').length).toBeGreaterThan(0);
+
+    const manifest = await call('GET', `/v1/exports/${exportId}/manifest`);
+    expect(manifest.status, manifest.text).toBe(200);
+    const m = manifest.json<{
+      complete: boolean;
+      attribution: string;
+      identity: { credits: unknown[] };
+      layers: { layer: string; credits: { attribution: string; license: string }[] }[];
+    }>();
+    expect(m.complete).toBe(true);
+    expect(m.identity.credits.length).toBeGreaterThan(0);
+    expect(m.layers.map((l) => l.layer)).toEqual(EXPORT_LAYERS);
+    for (const layer of m.layers.filter((l) => l.layer !== 'soil')) {
+      expect(layer.credits[0], layer.layer).toMatchObject({
+        attribution: expect.any(String),
+        license: expect.any(String),
+      });
+      expect(m.attribution).toContain(layer.credits[0]!.attribution);
+    }
+
+    // the enriched CSV: the input rows in order, each matched to its own address, the parcel bundle beside it
+    const enriched = await call('GET', `/v1/enrich/jobs/${enrichId}/result`);
+    expect(enriched.status, enriched.text).toBe(200);
+    expect(enriched.headers.get('x-service-attribution')).toBeTruthy();
+    const [header, ...out]: string[][] = parse(enriched.text);
+    expect(header!.slice(0, 7)).toEqual([
+      'ref',
+      'Property Address',
+      'match_status',
+      'gnaf_pid',
+      'matched_address',
+      'lat',
+      'lng',
+    ]);
+    const column = (name: string) => header!.indexOf(name);
+    expect(out.map((r) => r[0])).toEqual(['R1', 'R2', 'R3', 'R4', 'R5']);
+    addresses.forEach((a, i) => {
+      const row = out[i]!;
+      expect(row.slice(2, 5)).toEqual(['matched', a.gnaf_pid, a.address]);
+      expect(row[column('parcel_status')]).toBe('ok');
+      expect(row[column('parcel_pfi')]).toBe(a.parcel_pfi);
+    });
+    expect(out[4]![column('match_status')]).toBe('no_match');
+    expect(out[4]![column('parcel_status')]).toBe('no_identifier');
+
+    expectSpawnedDistributedWorker(served.log());
+  });
+});
