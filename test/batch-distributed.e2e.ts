@@ -1,17 +1,23 @@
+import type { ChildProcess } from 'node:child_process';
 import { parse } from 'csv-parse/sync';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../core/db.ts';
+import { generateInternalSecret } from '../core/internal-auth.ts';
+import type { Job } from '../platform/jobs/engine.ts';
+import { getJob } from '../platform/jobs/engine.ts';
 import { ROW_STATUSES, batchLayer } from '../platform/batch/layers.ts';
 import type { TestRuntime } from './support/runtime.ts';
 import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 import type { ServedDistributed } from './support/serve-distributed.ts';
 import { expectSpawnedDistributedWorker, serveDistributed } from './support/serve-distributed.ts';
-import { until } from './support/worker-process.ts';
+import { startWorkerProcess, until } from './support/worker-process.ts';
 
 /** Ports of this file's subgraph services, clear of the other distributed e2e files' (4611, 4711-4770, 4791). */
 const BASE_PORT = 4811;
 const ACCOUNT = 'acct-batch-distributed';
 const EXPORT_LAYERS = ['parcel', 'planning', 'soil'];
+const UNMATCHED = '1 Nowhere Lane, Faketown VIC 3999';
 const FINAL = ['succeeded', 'failed', 'cancelled', 'expired'];
 
 type Answer = { status: number; text: string; headers: Headers; json<T = Record<string, unknown>>(): T };
@@ -21,12 +27,22 @@ type Answer = { status: number; text: string; headers: Headers; json<T = Record<
  * the REST facade of the gateway process, run by the worker process it spawned, which reads every
  * layer through the subgraph services over signed HTTP. One start serves both products (a start
  * costs tens of seconds on two cores); their inputs are small.
+ *
+ * The enrich job is queued before the start, as a job left in the queue across a restart, and a
+ * second distributed worker (`landgraph worker`, as an operator adds one) is already running: it
+ * must wait for the subgraph services rather than claim the job at once, when every row would
+ * read `unavailable`. It is stopped before the export, so the export is the spawned worker's.
  */
 describe('bulk export and enrich through serve --distributed and its spawned worker', () => {
   let t: TestRuntime;
   let db: Database;
   let served: ServedDistributed;
   let key = '';
+  let addresses: { gnaf_pid: string; address: string; parcel_pfi: string }[] = [];
+  let enrichId = '';
+  let standalone: { child: ChildProcess; exited: Promise<void>; log(): string };
+  /** The enrich job as it was while the standalone worker waited for the services. */
+  let whileWaiting: Job;
 
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> => {
     const res = await fetch(`${served.url}${path}`, {
@@ -48,14 +64,51 @@ describe('bulk export and enrich through serve --distributed and its spawned wor
       scopes: ['cadastre.read', 'planning.read', 'soil.read', 'enrich.submit', 'enrich.read'],
       capabilities: ['bulk_export'],
     });
-    served = await serveDistributed(testConfig(), BASE_PORT);
+    addresses = await db.query(
+      `SELECT gnaf_pid, formatted_address AS address, parcel_pfi FROM address.address_detail
+       WHERE dataset = 'sandbox' AND state = 'VIC' AND parcel_pfi IS NOT NULL AND flat_number IS NULL
+       ORDER BY gnaf_pid LIMIT 4`,
+    );
+    const csv = ['ref,Property Address', ...addresses.map((a, i) => `R${i + 1},"${a.address}"`), `R5,"${UNMATCHED}"`];
+    // queued through this process's facade on the same database; this process runs no worker
+    const auth = { Authorization: `Bearer ${key}` };
+    const submitted = await request(t.app)
+      .post('/v1/enrich/jobs')
+      .set(auth)
+      .send({ csv: csv.join('\n'), bundles: ['parcel'] });
+    expect(submitted.status, submitted.text).toBe(202);
+    enrichId = (submitted.body as { job: { id: string } }).job.id;
+    const approved = await request(t.app).post(`/v1/enrich/jobs/${enrichId}/approve`).set(auth).send({});
+    expect(approved.status, approved.text).toBe(202);
+
+    const secret = generateInternalSecret();
+    standalone = startWorkerProcess(testConfig(), {
+      leaseMs: 30_000,
+      env: {
+        LANDGRAPH_MODE: 'distributed',
+        LANDGRAPH_SUBGRAPH_BASE_PORT: String(BASE_PORT),
+        LANDGRAPH_INTERNAL_SECRET: secret,
+        LANDGRAPH_LOG_LEVEL: 'info',
+      },
+    });
+    await until(
+      'the distributed worker to wait for the subgraph services',
+      () => Promise.resolve(standalone.log()),
+      (log) => log.includes('waiting for the subgraph services before claiming jobs'),
+    );
+    whileWaiting = (await getJob(db, enrichId))!;
+    served = await serveDistributed(testConfig(), BASE_PORT, { LANDGRAPH_INTERNAL_SECRET: secret });
   });
 
   afterAll(async () => {
+    if (standalone && standalone.child.exitCode === null && standalone.child.signalCode === null) {
+      standalone.child.kill('SIGTERM');
+      await standalone.exited;
+    }
     await served?.stop();
   });
 
-  it('exports a suburb and enriches a CSV: both finished by the spawned worker, with every layer answered', async () => {
+  it('enriches a CSV queued before the start once the services answer, and exports a suburb, every layer answered', async () => {
     // the suburb's addresses, as the export must list them (one row each)
     const expected = await db.query<{ gnaf_pid: string; parcel_pfi: string | null }>(
       `SELECT a.gnaf_pid, a.parcel_pfi FROM address.address_detail a JOIN address.locality l
@@ -64,16 +117,24 @@ describe('bulk export and enrich through serve --distributed and its spawned wor
        ORDER BY a.gnaf_pid`,
     );
     expect(expected.length).toBeGreaterThan(0);
-    const addresses = await db.query<{ gnaf_pid: string; address: string; parcel_pfi: string }>(
-      `SELECT gnaf_pid, formatted_address AS address, parcel_pfi FROM address.address_detail
-       WHERE dataset = 'sandbox' AND state = 'VIC' AND parcel_pfi IS NOT NULL AND flat_number IS NULL
-       ORDER BY gnaf_pid LIMIT 4`,
+    // nothing claimed the job while the services were not up
+    expect(whileWaiting).toMatchObject({ state: 'queued', attempts: 0, rowsDone: 0 });
+    const enrichDone = await until(
+      'a distributed worker to finish the enrich job once the services answer',
+      async () => (await call('GET', `/v1/enrich/jobs/${enrichId}`)).json<{ job: Record<string, unknown> }>().job,
+      (job) => FINAL.includes(job.state as string),
+      { everyMs: 250 },
     );
-    expect(addresses).toHaveLength(4);
-    const unmatched = '1 Nowhere Lane, Faketown VIC 3999';
-    const csv = ['ref,Property Address', ...addresses.map((a, i) => `R${i + 1},"${a.address}"`), `R5,"${unmatched}"`];
+    expect(enrichDone, `${standalone.log().slice(-3000)}\n${tail()}`).toMatchObject({
+      state: 'succeeded',
+      attempts: 1,
+      error: null,
+    });
+    expect(enrichDone.progress).toMatchObject({ rows_done: 5, rows_total: 5, rows: { matched: 4, no_match: 1 } });
+    // from here the spawned worker is the only one
+    standalone.child.kill('SIGTERM');
+    await standalone.exited;
 
-    // both submitted before either is awaited: the worker has both queued at once
     const exported = await call('POST', '/v1/exports', {
       selection: { type: 'suburb', name: 'Huntly', state: 'VIC' },
       layers: EXPORT_LAYERS,
@@ -81,12 +142,6 @@ describe('bulk export and enrich through serve --distributed and its spawned wor
     expect(exported.status, `${exported.text}\n${tail()}`).toBe(202);
     expect(exported.json()).toMatchObject({ requestedRows: expected.length, layers: EXPORT_LAYERS });
     const exportId = exported.json<{ jobId: string }>().jobId;
-
-    const submitted = await call('POST', '/v1/enrich/jobs', { csv: csv.join('\n'), bundles: ['parcel'] });
-    expect(submitted.status, `${submitted.text}\n${tail()}`).toBe(202);
-    const enrichId = submitted.json<{ job: { id: string } }>().job.id;
-    const approved = await call('POST', `/v1/enrich/jobs/${enrichId}/approve`, {});
-    expect(approved.status, approved.text).toBe(202);
 
     const exportDone = await until(
       'the spawned worker to finish the export',
@@ -101,15 +156,6 @@ describe('bulk export and enrich through serve --distributed and its spawned wor
       rowsProcessed: expected.length,
       requestedRows: expected.length,
     });
-    const enrichDone = await until(
-      'the spawned worker to finish the enrich job',
-      async () => (await call('GET', `/v1/enrich/jobs/${enrichId}`)).json<{ job: Record<string, unknown> }>().job,
-      (job) => FINAL.includes(job.state as string),
-      { everyMs: 250 },
-    );
-    expect(enrichDone, tail()).toMatchObject({ state: 'succeeded', attempts: 1, error: null });
-    expect(enrichDone.progress).toMatchObject({ rows_done: 5, rows_total: 5, rows: { matched: 4, no_match: 1 } });
-
     // the export's CSV: one row per address of the suburb, every layer answered over HTTP
     const result = await call('GET', `/v1/exports/${exportId}/result`);
     expect(result.status, result.text).toBe(200);

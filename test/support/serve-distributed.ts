@@ -19,9 +19,14 @@ export type ServedDistributed = {
 /**
  * Starts the real `landgraph serve --distributed` on this tier's database: the gateway, a process
  * per subgraph on ports from `basePort` (each e2e file keeps a range of its own) and the job worker
- * it spawns. No signing key is given, so the run makes its own and must hand it to its children.
+ * it spawns. No signing key is given unless `env` sets one, so the run makes its own and must hand
+ * it to its children.
  */
-export async function serveDistributed(config: Config, basePort: number): Promise<ServedDistributed> {
+export async function serveDistributed(
+  config: Config,
+  basePort: number,
+  env: Record<string, string> = {},
+): Promise<ServedDistributed> {
   const parent: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'serve', '--distributed'], {
     env: {
       ...process.env,
@@ -33,6 +38,7 @@ export async function serveDistributed(config: Config, basePort: number): Promis
       PORT: '0',
       LANDGRAPH_SUBGRAPH_BASE_PORT: String(basePort),
       LANDGRAPH_JOB_POLL_MS: '200',
+      ...env,
     },
   });
   const exited = new Promise<void>((resolve) => parent.once('exit', () => resolve()));

@@ -1,0 +1,64 @@
+import { logger } from '../core/logger.ts';
+import type { SubgraphName } from '../subgraphs/index.ts';
+
+const POLL_MS = 200;
+/** How long one /health call may take before the service counts as not answering this round. */
+const HEALTH_TIMEOUT_MS = 2_000;
+/** A worker still waiting names the services it waits for this often, so a wrong port shows in the log. */
+const REPORT_EVERY_MS = 30_000;
+
+/** Whether the subgraph service behind `graphqlUrl` answers its open /health route. */
+export async function answersHealth(graphqlUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(graphqlUrl.replace(/\/graphql$/, '/health'), {
+      signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    // not listening yet
+    return false;
+  }
+}
+
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/**
+ * Resolves once every subgraph service answers /health, or when `signal` aborts (false then).
+ * A distributed worker waits here before it claims a job: a job run while a service is still
+ * starting would not fail, it would succeed with that layer `unavailable` in every row. No
+ * deadline: services that never come are named in the log every REPORT_EVERY_MS, and the worker
+ * claims nothing meanwhile.
+ */
+export async function waitForSubgraphServices(
+  urls: Record<SubgraphName, string>,
+  signal: AbortSignal,
+): Promise<boolean> {
+  let waiting = Object.keys(urls) as SubgraphName[];
+  let reportedAt = 0;
+  for (;;) {
+    const answers = await Promise.all(waiting.map((name) => answersHealth(urls[name])));
+    waiting = waiting.filter((_, i) => !answers[i]);
+    if (waiting.length === 0) {
+      if (reportedAt) logger.info('the subgraph services answer; claiming jobs');
+      return true;
+    }
+    if (signal.aborted) return false;
+    if (Date.now() - reportedAt >= REPORT_EVERY_MS) {
+      (reportedAt ? logger.warn : logger.info)('waiting for the subgraph services before claiming jobs', {
+        waiting,
+      });
+      reportedAt = Date.now();
+    }
+    await pause(POLL_MS, signal);
+  }
+}
