@@ -40,13 +40,13 @@ const pause = (ms: number, signal: AbortSignal) =>
  * claims nothing meanwhile.
  */
 export async function waitForSubgraphServices(
-  urls: Record<SubgraphName, string>,
+  urls: Readonly<Partial<Record<SubgraphName, string>>>,
   signal: AbortSignal,
 ): Promise<boolean> {
   let waiting = Object.keys(urls) as SubgraphName[];
   let reportedAt = 0;
   for (;;) {
-    const answers = await Promise.all(waiting.map((name) => answersHealth(urls[name])));
+    const answers = await Promise.all(waiting.map((name) => answersHealth(urls[name]!)));
     waiting = waiting.filter((_, i) => !answers[i]);
     if (waiting.length === 0) {
       if (reportedAt) logger.info('the subgraph services answer; claiming jobs');

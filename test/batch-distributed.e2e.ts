@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Database } from '../core/db.ts';
 import { generateInternalSecret } from '../core/internal-auth.ts';
 import type { Job } from '../platform/jobs/engine.ts';
@@ -109,6 +109,14 @@ describe('bulk export and enrich through serve --distributed and its spawned wor
   });
 
   it('enriches a CSV queued before the start once the services answer, and exports a suburb, every layer answered', async () => {
+    // a failed assertion below (a layer unavailable) is named by the serving processes' warnings
+    onTestFailed(() => {
+      const warnings = served
+        .log()
+        .split('\n')
+        .filter((line) => /"level":"(warn|error)"/.test(line));
+      console.error(`serve --distributed warned:\n${warnings.join('\n')}`);
+    });
     // the suburb's addresses, as the export must list them (one row each)
     const expected = await db.query<{ gnaf_pid: string; parcel_pfi: string | null }>(
       `SELECT a.gnaf_pid, a.parcel_pfi FROM address.address_detail a JOIN address.locality l
