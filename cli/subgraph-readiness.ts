@@ -1,5 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { logger } from '../core/logger.ts';
-import type { SubgraphName } from '../subgraphs/index.ts';
 
 const POLL_MS = 200;
 /** How long one /health call may take before the service counts as not answering this round. */
@@ -21,17 +21,6 @@ export async function answersHealth(graphqlUrl: string): Promise<boolean> {
   }
 }
 
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 /**
  * Resolves once every subgraph service answers /health, or when `signal` aborts (false then).
  * A distributed worker waits here before it claims a job: a job run while a service is still
@@ -40,13 +29,13 @@ const pause = (ms: number, signal: AbortSignal) =>
  * claims nothing meanwhile.
  */
 export async function waitForSubgraphServices(
-  urls: Readonly<Partial<Record<SubgraphName, string>>>,
+  urls: Readonly<Record<string, string>>,
   signal: AbortSignal,
 ): Promise<boolean> {
-  let waiting = Object.keys(urls) as SubgraphName[];
+  let waiting = Object.entries(urls);
   let reportedAt = 0;
   for (;;) {
-    const answers = await Promise.all(waiting.map((name) => answersHealth(urls[name]!)));
+    const answers = await Promise.all(waiting.map(([, url]) => answersHealth(url)));
     waiting = waiting.filter((_, i) => !answers[i]);
     if (waiting.length === 0) {
       if (reportedAt) logger.info('the subgraph services answer; claiming jobs');
@@ -55,10 +44,11 @@ export async function waitForSubgraphServices(
     if (signal.aborted) return false;
     if (Date.now() - reportedAt >= REPORT_EVERY_MS) {
       (reportedAt ? logger.warn : logger.info)('waiting for the subgraph services before claiming jobs', {
-        waiting,
+        waiting: waiting.map(([name]) => name),
       });
       reportedAt = Date.now();
     }
-    await pause(POLL_MS, signal);
+    // an abort ends the pause at once, and the next round returns
+    await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
   }
 }

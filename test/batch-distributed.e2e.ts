@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import type { IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -20,7 +22,7 @@ const EXPORT_LAYERS = ['parcel', 'planning', 'soil'];
 const UNMATCHED = '1 Nowhere Lane, Faketown VIC 3999';
 const FINAL = ['succeeded', 'failed', 'cancelled', 'expired'];
 
-type Answer = { status: number; text: string; headers: Headers; json<T = Record<string, unknown>>(): T };
+type Answer = { status: number; text: string; headers: IncomingHttpHeaders; json<T = Record<string, unknown>>(): T };
 
 /**
  * Bulk export and enrich through `landgraph serve --distributed` as a user starts it: submitted to
@@ -44,15 +46,26 @@ describe('bulk export and enrich through serve --distributed and its spawned wor
   /** The enrich job as it was while the standalone worker waited for the services. */
   let whileWaiting: Job;
 
-  const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> => {
-    const res = await fetch(`${served.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
+  /**
+   * One call to the facade on a connection of its own. This process serves the embedded database
+   * to every other one, and a pooled connection's idle timer run late here would reuse a
+   * connection the server has already closed ("other side closed"; see the notes).
+   */
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = { Authorization: `Bearer ${key}`, ...(payload ? { 'Content-Type': 'application/json' } : {}) };
+      const sent = httpRequest(`${served.url}${path}`, { method, agent: false, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, text, headers: res.headers, json: <T>() => JSON.parse(text) as T });
+        });
+      });
+      sent.once('error', reject);
+      sent.end(payload);
     });
-    const text = await res.text();
-    return { status: res.status, text, headers: res.headers, json: <T>() => JSON.parse(text) as T };
-  };
   /** The serving processes' log tail, so a failed assertion names its cause. */
   const tail = () => served.log().slice(-4000);
 
@@ -167,8 +180,8 @@ describe('bulk export and enrich through serve --distributed and its spawned wor
     // the export's CSV: one row per address of the suburb, every layer answered over HTTP
     const result = await call('GET', `/v1/exports/${exportId}/result`);
     expect(result.status, result.text).toBe(200);
-    expect(result.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(result.headers.get('x-service-attribution')).toBeTruthy();
+    expect(result.headers['content-type']).toMatch(/^text\/csv/);
+    expect(result.headers['x-service-attribution']).toBeTruthy();
     const rows = parse<Record<string, string>>(result.text, { columns: true });
     expect(rows.map((r) => r.gnaf_pid).sort()).toEqual(expected.map((e) => e.gnaf_pid));
     const pfiOf = new Map(expected.map((e) => [e.gnaf_pid, e.parcel_pfi]));
@@ -208,7 +221,7 @@ describe('bulk export and enrich through serve --distributed and its spawned wor
     // the enriched CSV: the input rows in order, each matched to its own address, the parcel bundle beside it
     const enriched = await call('GET', `/v1/enrich/jobs/${enrichId}/result`);
     expect(enriched.status, enriched.text).toBe(200);
-    expect(enriched.headers.get('x-service-attribution')).toBeTruthy();
+    expect(enriched.headers['x-service-attribution']).toBeTruthy();
     const [header, ...out]: string[][] = parse(enriched.text);
     expect(header!.slice(0, 7)).toEqual([
       'ref',

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestScope } from '../../core/context.ts';
 import { isRetryableStatus, statusOfGraphQLError } from '../../core/errors.ts';
 import { logger } from '../../core/logger.ts';
@@ -8,17 +9,6 @@ import type { GraphExecutor } from './worker.ts';
  * all: enough for a stage over its budget while the services start, or a subgraph restarting.
  */
 export const GRAPH_RETRY_WAITS_MS: readonly number[] = [1_000, 4_000];
-
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * The graph as a job reads it: an operation with an error that may pass by itself (502 a
@@ -44,7 +34,8 @@ export function retryingGraph(
           error: passing.message,
           retryInMs: waits[attempt],
         });
-        await pause(waits[attempt]!, signal);
+        // a stopped job ends the wait at once, and the errors stand
+        await sleep(waits[attempt], undefined, { signal }).catch(() => undefined);
       }
     },
   };
