@@ -16,6 +16,7 @@ import type { SubgraphName } from '../subgraphs/index.ts';
 import { SUBGRAPH_NAMES } from '../subgraphs/index.ts';
 import { SUBURB_METRICS_PROVIDERS } from '../subgraphs/suburb-metrics.ts';
 import type { RunningServer, ServeOptions } from './serve.ts';
+import { answersHealth } from './subgraph-readiness.ts';
 import { spawnWorker } from './worker.ts';
 
 // Every subgraph process starts at once; on two busy cores nine of them took over 60 s (bench notes).
@@ -29,12 +30,7 @@ async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${url} exited with ${child.exitCode ?? child.signalCode} before it was ready`);
     }
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
+    if (await answersHealth(url)) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`${url} did not become ready within ${READY_TIMEOUT_MS / 1000} s`);
@@ -111,9 +107,7 @@ export async function startDistributed(config: Config, options: ServeOptions = {
     // The job worker runs as a process of its own too (`landgraph worker`); the CLI's start asks for it.
     if (options.jobWorker) children.push(spawnWorker(db, config, secret));
     const urls = distributedSubgraphUrls(config);
-    await Promise.all(
-      SUBGRAPH_NAMES.map((name, i) => waitUntilReady(urls[name].replace(/\/graphql$/, '/health'), children[i]!)),
-    );
+    await Promise.all(SUBGRAPH_NAMES.map((name, i) => waitUntilReady(urls[name], children[i]!)));
     runtime = await startRuntime(distributedConfig, { db, prepare: false });
     const server = await listen(createApp(runtime), config.port, config.host);
     const address = server.address();

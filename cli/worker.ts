@@ -8,19 +8,21 @@ import type { Database } from '../core/db.ts';
 import { EMBEDDED_CLIENT_POOL, openDatabase } from '../core/db.ts';
 import { AppError } from '../core/errors.ts';
 import type { GraphExecutor } from '../platform/jobs/worker.ts';
-import { openWorkerGraph } from '../app/runtime.ts';
+import { distributedSubgraphUrls, openWorkerGraph } from '../app/runtime.ts';
 import { logger } from '../core/logger.ts';
 import { migrate } from '../core/migrate.ts';
 import { buildJobRegistry } from '../platform/jobs/index.ts';
 import { JobWorker } from '../platform/jobs/worker.ts';
 import { closeDeliveryAgents } from '../platform/webhooks/deliver.ts';
+import { waitForSubgraphServices } from './subgraph-readiness.ts';
 
 export const WORKER_USAGE = `Usage: landgraph worker [--concurrency N]
   Runs durable jobs (webhook deliveries, and the batch products built on the engine) from the
   database: the embedded one over its socket while \`landgraph serve\` runs, or DATABASE_URL.
   Any number of workers may run; each job is held by one worker under a lease
   (LANDGRAPH_JOB_LEASE_MS, default 30000) renewed by its heartbeat, and a job whose worker died
-  is taken over by another once the lease runs out, from its last committed row.
+  is taken over by another once the lease runs out, from its last committed row. In the distributed
+  mode (LANDGRAPH_MODE=distributed) it claims nothing until every subgraph service answers.
   --concurrency N   jobs run at once (default LANDGRAPH_JOB_WORKERS, 2)
   LANDGRAPH_TEST_JOB_KINDS=1 also registers the test-only kind test.rows (the crash-recovery e2e).
 `;
@@ -59,13 +61,17 @@ export async function runWorkerCommand(args: string[]): Promise<number> {
     }
   });
   const early: { why: string | null } = { why: null };
+  const stopped = new AbortController();
   void stopping.then((why) => {
     early.why = why;
+    stopped.abort();
   });
   const config = loadConfig();
   const db = await openDatabase(config);
   await migrate(db);
   const graph = await openWorkerGraph(config, db);
+  // Distributed: no job before every subgraph service answers (cli/subgraph-readiness.ts says why).
+  if (config.mode === 'distributed') await waitForSubgraphServices(distributedSubgraphUrls(config), stopped.signal);
   if (early.why) {
     logger.info(`worker stopping before it started: ${early.why}`);
     await graph.stop();

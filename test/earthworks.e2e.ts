@@ -1,6 +1,3 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_SCOPE } from '../core/context.ts';
 import type { ParcelGeometry } from '../core/polygons.ts';
@@ -9,9 +6,10 @@ import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
 import type { TestRuntime } from './support/runtime.ts';
 import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
+import type { ServedDistributed } from './support/serve-distributed.ts';
+import { expectSpawnedDistributedWorker, serveDistributed } from './support/serve-distributed.ts';
 
-const BIN = fileURLToPath(new URL('../bin/landgraph.js', import.meta.url));
-/** Ports of this file's subgraph services, clear of the other distributed e2e files' (4611, 4711-4770). */
+/** Ports of this file's subgraph services, clear of the other distributed e2e files' (4611, 4711-4770, 4811). */
 const BASE_PORT = 4791;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -23,9 +21,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('earthworks through serve --distributed and its spawned worker', () => {
   let t: TestRuntime;
   let f: Fixtures;
-  let parent: ChildProcessWithoutNullStreams;
-  let exited: Promise<void>;
-  let log = '';
+  let served: ServedDistributed;
   let url = '';
   let key = '';
 
@@ -33,48 +29,12 @@ describe('earthworks through serve --distributed and its spawned worker', () => 
     t = await testRuntime();
     f = await loadFixtures(t.runtime.db);
     key = await createTestKey(t.runtime, { scopes: ['siting.earthworks'] });
-    const config = testConfig();
-    parent = spawn(process.execPath, [BIN, 'serve', '--distributed'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: config.databaseUrl ?? '',
-        LANDGRAPH_DATA_DIR: config.dataDir,
-        LANDGRAPH_LOG_LEVEL: 'info',
-        // the user sets no signing key: serve --distributed makes one for the run, and its worker must get it
-        LANDGRAPH_INTERNAL_SECRET: '',
-        LANDGRAPH_MODE: 'embedded',
-        PORT: '0',
-        LANDGRAPH_SUBGRAPH_BASE_PORT: String(BASE_PORT),
-        LANDGRAPH_JOB_POLL_MS: '200',
-      },
-    });
-    exited = new Promise<void>((resolve) => parent.once('exit', () => resolve()));
-    const collect = (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-    };
-    parent.stdout.on('data', collect);
-    parent.stderr.on('data', collect);
-    await new Promise<void>((resolve, reject) => {
-      const check = () => {
-        const match = /Landgraph gateway listening on (http:\/\/[^\s"]+)/.exec(log);
-        if (match?.[1]) {
-          url = match[1];
-          resolve();
-        }
-      };
-      parent.stdout.on('data', check);
-      parent.stderr.on('data', check);
-      parent.once('exit', (code) =>
-        reject(new Error(`serve --distributed exited with ${code} before it was up:\n${log}`)),
-      );
-    });
+    served = await serveDistributed(testConfig(), BASE_PORT);
+    url = served.url;
   });
 
   afterAll(async () => {
-    if (parent && parent.exitCode === null && parent.signalCode === null) {
-      parent.kill('SIGTERM');
-      await exited;
-    }
+    await served?.stop();
   });
 
   it('queues the job through the facade, and the spawned worker runs it over the subgraph services', async () => {
@@ -104,7 +64,7 @@ describe('earthworks through serve --distributed and its spawned worker', () => 
     });
     const queued = (await submitted.json()) as { job_id: string; checks: { balanced_pad_level_m: number } };
     // the serving processes' log names the cause of anything but a 202
-    expect(submitted.status, `${JSON.stringify(queued)}\n${log.slice(-4000)}`).toBe(202);
+    expect(submitted.status, `${JSON.stringify(queued)}\n${served.log().slice(-4000)}`).toBe(202);
 
     let body: Record<string, unknown> = {};
     const end = Date.now() + 90_000;
@@ -116,7 +76,7 @@ describe('earthworks through serve --distributed and its spawned worker', () => 
       if (['succeeded', 'failed'].includes(body.status as string)) break;
       await sleep(250);
     }
-    expect(body, log.slice(-3000)).toMatchObject({ status: 'succeeded', attempts: 1, error: null });
+    expect(body, served.log().slice(-3000)).toMatchObject({ status: 'succeeded', attempts: 1, error: null });
     const result = body.result as Record<string, number | string>;
     expect(result).toMatchObject({ state: 'VIC', parcel_pfi: f.vicParcel.parcel_pfi, pad_level_source: 'balanced' });
     // balanced: the cut equals the fill, and the level is the one the submit step found
@@ -124,8 +84,6 @@ describe('earthworks through serve --distributed and its spawned worker', () => 
     expect(result.pad_level_m).toBeCloseTo(queued.checks.balanced_pad_level_m, 2);
 
     // the only worker in this run is the spawned process, and it read the graph in distributed mode
-    const spawned = /"message":"spawned job worker".*?"pid":(\d+)/.exec(log);
-    expect(spawned, log.slice(-3000)).not.toBeNull();
-    expect(log).toMatch(new RegExp(`landgraph worker [^\\s]+:${spawned![1]} running \\(\\w+, distributed graph\\)`));
+    expectSpawnedDistributedWorker(served.log());
   });
 });

@@ -5,6 +5,7 @@ import type { RequestScope } from '../../core/context.ts';
 import type { Database, QueryFn } from '../../core/db.ts';
 import { logger } from '../../core/logger.ts';
 import type { Claim, ClaimedRun, Completion, Job } from './engine.ts';
+import { retryingGraph } from './graph-retry.ts';
 import {
   JOBS_CHANNEL,
   LeaseLostError,
@@ -36,7 +37,10 @@ export type GraphExecutor = {
 export type JobContext = {
   db: Database;
   config: Config;
-  /** The graph the batch products read their layers through; throws when this worker was started without one. */
+  /**
+   * The graph the batch products read their layers through, reading again an operation that failed
+   * for a moment (graph-retry.ts); throws when this worker was started without one.
+   */
   graph(): GraphExecutor;
   /** Aborted when the claim is lost (lease lapsed, job cancelled) or the worker stops. */
   signal: AbortSignal;
@@ -322,6 +326,7 @@ export class JobWorker {
     const leaseMs = this.config.jobLeaseMs;
     const alongside: ((query: QueryFn) => Promise<void>)[] = [];
     const startedAt = new Date();
+    let graph: GraphExecutor | undefined;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const ctx: JobContext = {
@@ -329,7 +334,8 @@ export class JobWorker {
         config: this.config,
         graph: () => {
           if (!this.options.graph) throw new Error(`worker ${this.name} has no graph for job kind ${job.kind}`);
-          return this.options.graph;
+          graph ??= retryingGraph(this.options.graph, abort.signal);
+          return graph;
         },
         signal: abort.signal,
         commitRows: (rows, rowsTotal) => {

@@ -10,12 +10,13 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /**
  * A real `landgraph worker` process on this tier's database (the embedded one over this
  * process's socket, or DATABASE_URL), for the crash-recovery tests that SIGKILL it mid-job.
- * A short lease lets a second worker take the job over soon after the kill.
+ * A short lease lets a second worker take the job over soon after the kill. `env` adds to its
+ * environment (the distributed mode's settings); `log()` is what it wrote (stderr is shown too).
  */
 export function startWorkerProcess(
   config: Config,
-  options: { leaseMs: number; testJobKinds?: boolean },
-): { child: ChildProcess; exited: Promise<void> } {
+  options: { leaseMs: number; testJobKinds?: boolean; env?: Record<string, string> },
+): { child: ChildProcess; exited: Promise<void>; log(): string } {
   const child = spawn(process.execPath, [BIN, 'worker', '--concurrency', '1'], {
     env: {
       ...process.env,
@@ -25,11 +26,18 @@ export function startWorkerProcess(
       ...(options.testJobKinds ? { LANDGRAPH_TEST_JOB_KINDS: '1' } : {}),
       LANDGRAPH_JOB_LEASE_MS: String(options.leaseMs),
       LANDGRAPH_JOB_POLL_MS: '100',
+      ...options.env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => {
+    log += chunk.toString('utf8');
+    process.stderr.write(chunk);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, exited };
+  return { child, exited, log: () => log };
 }
 
 /** Reads until `ok` holds, or fails naming what it waited for (a deadline, not a speed claim). */
