@@ -6,7 +6,7 @@ import type { Database } from '../core/db.ts';
 import { EMBEDDED_CLIENT_POOL, openDatabase } from '../core/db.ts';
 import { generateInternalSecret } from '../core/internal-auth.ts';
 import { logger } from '../core/logger.ts';
-import { listen } from '../core/http-listen.ts';
+import { closeServer, listen } from '../core/http-listen.ts';
 import { licensedMetricsFeed } from '../core/suburb-analytics/licensed.ts';
 import { scheduleSuburbAnalyticsRollup } from '../core/suburb-analytics/rollup.ts';
 import type { Runtime } from '../app/runtime.ts';
@@ -132,7 +132,7 @@ export async function startDistributed(config: Config, options: ServeOptions = {
       >,
       async stop() {
         stopAnalytics();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closeServer(server);
         await running.close();
         await stopChildren();
         await db.close();

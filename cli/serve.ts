@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Config } from '../core/config.ts';
-import { listen } from '../core/http-listen.ts';
+import { closeServer, listen } from '../core/http-listen.ts';
 import { logger } from '../core/logger.ts';
 import { startRuntime } from '../app/runtime.ts';
 import type { Runtime } from '../app/runtime.ts';
@@ -70,7 +70,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       stopRollup();
       stopAnalytics();
       await worker?.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
       await runtime.close();
     },
   };

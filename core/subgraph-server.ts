@@ -5,7 +5,7 @@ import type { Request, RequestHandler } from 'express';
 import express from 'express';
 import type { RequestScope } from './context.ts';
 import { scopeFromHeaders } from './context.ts';
-import { listen } from './http-listen.ts';
+import { closeServer, listen } from './http-listen.ts';
 import { verifyRequest } from './internal-auth.ts';
 import { logger } from './logger.ts';
 import type { Subgraph } from './subgraph.ts';
@@ -44,9 +44,6 @@ function requireGatewaySignature(secret: string, subgraph: string): RequestHandl
     });
   };
 }
-
-/** How long a stopping subgraph lets calls in flight finish before it closes their connections. */
-const SHUTDOWN_GRACE_MS = 3_000;
 
 export type SubgraphListenOptions = {
   /** Interface to bind; loopback unless the deployment says otherwise. */
@@ -102,24 +99,14 @@ export async function listenSubgraph(
     await apollo.stop();
     throw error;
   });
-  // Longer than the gateway's idle keep-alive (undici's 4 s): the server closing a pooled
-  // connection just as the gateway reuses it would fail that call as if the subgraph were down.
-  server.keepAliveTimeout = 65_000;
   const url = `http://${host}:${port}/graphql`;
   logger.info(`subgraph ${subgraph.name} listening on ${url}`);
   return {
     server,
     url,
     async stop() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // The gateway's pooled keep-alive connections would otherwise hold the close for a minute.
-      server.closeIdleConnections();
-      // A connection busy when the close began (a call the gateway already gave up on) gets a
-      // moment to finish, then goes: a stopping subgraph must not wait out the keep-alive.
-      const cutOff = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      cutOff.unref();
-      await closed;
-      clearTimeout(cutOff);
+      await closeServer(server);
       await apollo.stop();
     },
   };
