@@ -128,6 +128,14 @@ describe('SPEAR: sandbox, lookups by point, window and parcel, and the property 
     expect(res.headers['x-service-license']).toBe('CC BY 4.0');
   });
 
+  it('keeps no GIN pending list on the lookup by parcel: its entries go straight into the index', async () => {
+    // without autovacuum (the embedded database) a pending list is read whole by every lookup
+    const [index] = await t.runtime.db.query<{ options: string[] | null }>(
+      `SELECT reloptions AS options FROM pg_class WHERE oid = 'development.spear_application_pfis_idx'::regclass`,
+    );
+    expect(index?.options).toContain('fastupdate=off');
+  });
+
   it('finds one multi-lot application from each of the lots it touches', async () => {
     for (const pfi of multiLot.pfis) {
       const res = await get('/api/spear/parcel', { pfi, state: 'VIC' });
