@@ -29,6 +29,16 @@ import type { QueryResolvers } from '../generated/resolvers-types.ts';
 const uncovered = (state: string) => `No OpenStreetMap amenities or walking network are held for ${state}.`;
 const failed = 'The amenities source failed for this request.';
 
+/** A layer's status fields when its source failed: no credit, since nothing of the source is served. */
+const FAILED_LAYER = {
+  status: 'error',
+  source: null,
+  attribution: null,
+  license: null,
+  freshness: null,
+  message: failed,
+} as const;
+
 /** A lookup that failed: logged and answered as status error, unless the database itself is away (a 503). */
 function logFailure(error: unknown, what: string): void {
   if (error instanceof DatabaseUnavailableError) throw error;
@@ -104,15 +114,7 @@ export async function suburbAmenitiesLayer(
     };
   } catch (error) {
     logFailure(error, 'suburb amenities');
-    return {
-      status: 'error',
-      source: null,
-      attribution: null,
-      license: null,
-      freshness: null,
-      message: failed,
-      ...head,
-    };
+    return { ...FAILED_LAYER, ...head };
   }
 }
 
@@ -173,12 +175,7 @@ export async function catchmentLayer(
   } catch (error) {
     logFailure(error, 'walking catchment');
     return {
-      status: 'error',
-      source: null,
-      attribution: null,
-      license: null,
-      freshness: null,
-      message: failed,
+      ...FAILED_LAYER,
       ...base,
       approximate: false,
       reason: null,
