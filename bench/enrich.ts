@@ -1,11 +1,14 @@
 /**
  * Enrich bench (spec 4.7, target: 2,000 rows in under 30 s): one job of 2,000 sandbox addresses,
- * submitted, approved and run by one in-process worker (embedded graph) on the bench's PostgreSQL,
- * without bundles and with all five. Reports the wall time of the run from claim to succeeded.
+ * submitted, approved and run by one in-process worker (embedded graph) on the bench's PostgreSQL
+ * (or, with --embedded, on PGlite in this process), without bundles and with all five. Reports the wall time of the run from claim to succeeded.
  * Bounded: a fixed number of rows, one job per run, loopback database only.
  *
- *   node --import tsx bench/enrich.ts [--rows 2000] [--runs 1]
+ *   node --import tsx bench/enrich.ts [--rows 2000] [--runs 1] [--embedded]
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRuntime } from '../app/runtime.ts';
 import { loadConfig } from '../core/config.ts';
@@ -19,15 +22,26 @@ import { JobRegistry, JobWorker } from '../platform/jobs/worker.ts';
 import { DEFAULT_BENCH_DATABASE_URL, prepareBenchDatabase } from './database.ts';
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '2000' }, runs: { type: 'string', default: '1' } },
+  options: {
+    rows: { type: 'string', default: '2000' },
+    runs: { type: 'string', default: '1' },
+    embedded: { type: 'boolean', default: false },
+  },
 });
 const ROWS = Number(values.rows);
 const RUNS = Number(values.runs);
 setLogLevel('warn');
 
-const url = process.env.BENCH_DATABASE_URL ?? `${DEFAULT_BENCH_DATABASE_URL}_enrich`;
-const config = loadConfig({ ...process.env, DATABASE_URL: url, LANDGRAPH_LOG_LEVEL: 'warn' });
-await prepareBenchDatabase(url, config.sandboxSeed, undefined);
+// --embedded: the embedded default (PGlite in this process, a throwaway data folder seeded at start)
+const url = values.embedded ? undefined : (process.env.BENCH_DATABASE_URL ?? `${DEFAULT_BENCH_DATABASE_URL}_enrich`);
+const dataDir = values.embedded ? mkdtempSync(join(tmpdir(), 'landgraph-bench-enrich-')) : undefined;
+const config = loadConfig({
+  ...process.env,
+  DATABASE_URL: url,
+  ...(dataDir === undefined ? {} : { LANDGRAPH_DATA_DIR: dataDir }),
+  LANDGRAPH_LOG_LEVEL: 'warn',
+});
+if (url !== undefined) await prepareBenchDatabase(url, config.sandboxSeed, undefined);
 const runtime = await startRuntime(config);
 try {
   const { key } = await runtime.keys.create({
@@ -75,4 +89,5 @@ try {
   );
 } finally {
   await runtime.close();
+  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
 }
