@@ -87,6 +87,7 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
   // Fixed per route: worked out once here rather than on every call.
   const group = routeGroup(route);
   const deprecation = Object.entries(deprecationHeaders(route));
+  const readBody = routeBodyReader(route);
   return async (req, res) => {
     const id = requestId(req, res);
     for (const [name, value] of deprecation) res.setHeader(name, value);
@@ -111,6 +112,7 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
     try {
       let response = key && route.admit ? route.admit(key) : null;
       if (!response) {
+        await readBody(req, res);
         assertTextParameters(req);
         const parsed = route.query.safeParse(routeInput(route, req));
         if (!parsed.success) {
@@ -166,6 +168,9 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
       return;
     }
     if (isSandboxPageRequest(req)) {
+      // the landing page is a GET that needs no body, and a keyless caller's body is never read;
+      // Apollo's middleware only asks that the body step has run
+      (req as { body?: unknown }).body = undefined;
       res.locals.scope = { dataset: 'sandbox', requestId: id, scopes: [] };
       next();
       return;
@@ -173,6 +178,7 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
     try {
       const key = await authenticate(req, runtime);
       allowEmbedOrigin(req, res, key);
+      await readSharedBody(req, res);
       await admitGraphqlOperation(req, res, key, runtime);
       assertTextParameters(req, { jsonBody: 'bytes' });
       res.locals.scope = scopeOfKey(key, id);
@@ -186,20 +192,35 @@ function graphqlAccess(runtime: Runtime): RequestHandler {
   };
 }
 
-/** A JSON body parser with a route's own limit, whose 413 says what that limit is for. */
-function largeBody(limit: NonNullable<RouteDefinition['bodyLimit']>): RequestHandler {
-  const parse = express.json({ limit: limit.bytes, strict: false, verify: noteBodyEncoding });
-  return (req, res, next) => {
-    parse(req, res, (error?: unknown) => {
-      if ((error as { type?: unknown } | undefined)?.type === 'entity.too.large') {
-        requestId(req, res);
-        sendError(res, 'plain', new AppError('PAYLOAD_TOO_LARGE', limit.message, limit.hint));
-        return;
-      }
-      next(error);
+/**
+ * JSON body parsers. A body is read only once the caller is known (after the key, its limits and
+ * the route's scope): an anonymous or refused caller never has up to a megabyte of JSON parsed on
+ * its behalf, and is told 401/403/429 whatever it sent. Node discards an unread body itself.
+ */
+const sharedBodyParser = express.json({ limit: BODY_LIMIT, strict: false, verify: noteBodyEncoding });
+
+/** Runs a body parser as a step of a handler; `tooLarge` is the 413 a route with its own limit gives. */
+function bodyReader(parse: RequestHandler, tooLarge?: () => AppError): (req: Request, res: Response) => Promise<void> {
+  return (req, res) =>
+    new Promise((resolve, reject) => {
+      void parse(req, res, (error?: unknown) => {
+        if (error === undefined || error === null) resolve();
+        // body-parser fails only with its http-errors (Error instances with a `type`)
+        else if (tooLarge && (error as { type?: unknown }).type === 'entity.too.large') reject(tooLarge());
+        else reject(error instanceof Error ? error : new Error('The request body could not be read.'));
+      });
     });
-  };
 }
+
+/** A route's reader: its own limit where it has one, with a 413 that says what that limit is for. */
+function routeBodyReader(route: RouteDefinition): (req: Request, res: Response) => Promise<void> {
+  const limit = route.bodyLimit;
+  if (!limit) return bodyReader(sharedBodyParser);
+  const parse = express.json({ limit: limit.bytes, strict: false, verify: noteBodyEncoding });
+  return bodyReader(parse, () => new AppError('PAYLOAD_TOO_LARGE', limit.message, limit.hint));
+}
+
+const readSharedBody = bodyReader(sharedBodyParser);
 
 /**
  * Express refuses a path segment that is not UTF-8 before any route runs; the route it was
@@ -230,10 +251,6 @@ export function createApp(runtime: Runtime): express.Express {
   // Who the client is (the invalid-key slowdown counts per client) behind the configured proxies only.
   app.set('trust proxy', runtime.config.trustProxyHops);
   app.use(securityHeaders, embedPreflight(runtime));
-  // Routes that take larger bodies read them first (the shared parser then leaves a read body alone).
-  for (const route of ROUTES) if (route.bodyLimit) app[route.method](route.path, largeBody(route.bodyLimit));
-  // not strict: a JSON scalar is valid JSON, and the route says in its own shape that it wants an object
-  app.use(express.json({ limit: BODY_LIMIT, strict: false, verify: noteBodyEncoding }));
 
   app.use(
     '/graphql',

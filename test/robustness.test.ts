@@ -30,16 +30,24 @@ describe.each(paths)('%s under hostile requests', (path) => {
     expectErrorShape(res, res.status);
   });
 
-  it('answers a malformed JSON body with a JSON 400', async () => {
+  // A body is read only for a route that takes one, once the caller is known: a POST to a route that
+  // does not take POST is a 405 whatever its body, and a keyless caller is a 401 (docs/decisions.md).
+  const takesPost = path === '/graphql' || ROUTES.some((r) => r.path === path && r.method === 'post');
+  const postOpen = ROUTES.some((r) => r.path === path && r.method === 'post' && r.access === 'open');
+  // the test key holds no add-on capability: a route that admits by capability refuses it (402) before the body
+  const refusedBeforeBody = ROUTES.some((r) => r.path === path && r.method === 'post' && r.admit !== undefined);
+  const bodyStatus = (status: number) => (!takesPost ? 405 : refusedBeforeBody ? 402 : status);
+
+  it('answers a malformed JSON body with a JSON 400 (405 where the route takes no POST)', async () => {
     const res = await request(t.app)
       .post(path)
       .set(keyed())
       .set('Content-Type', 'application/json')
       .send('{"lat": -36.7,');
-    expectErrorShape(res, 400);
+    expectErrorShape(res, bodyStatus(400));
   });
 
-  it('answers an oversized body with a JSON 413', async () => {
+  it('answers an oversized body with a JSON 413 (405 where the route takes no POST)', async () => {
     // past the route's own limit where it sets one (enrich takes a 2 MB CSV escaped in JSON), else the 1 MB default
     const limit = Math.max(1_000_000, ...ROUTES.filter((r) => r.path === path).map((r) => r.bodyLimit?.bytes ?? 0));
     const res = await request(t.app)
@@ -47,8 +55,18 @@ describe.each(paths)('%s under hostile requests', (path) => {
       .set(keyed())
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ blob: 'x'.repeat(limit + 100_000) }));
-    expectErrorShape(res, 413);
+    expectErrorShape(res, bodyStatus(413));
   });
+
+  it.skipIf(!takesPost || postOpen)(
+    'reads no body before the key: a keyless malformed or oversized body is a 401',
+    async () => {
+      for (const body of ['{"lat": -36.7,', JSON.stringify({ blob: 'x'.repeat(3_000_000) })]) {
+        const res = await request(t.app).post(path).set('Content-Type', 'application/json').send(body);
+        expectErrorShape(res, 401);
+      }
+    },
+  );
 
   it('answers garbage credentials with a JSON 401 (or serves an open route)', async () => {
     const route = ROUTES.find((r) => r.path === path);
