@@ -83,8 +83,8 @@ const USAGE = `Usage: landgraph <command>
                             load the ABS 2021 SAL or SA1 boundaries the Census figures refer to
   ingest nsw-sales <file|zip|folder> [--dataset live] [--snapshot ID]
                             upsert NSW Valuer General bulk property sales (.DAT), matched to parcels and addresses
-  ingest nsw-rental-bonds [--lodgements CSV] [--holdings CSV --holdings-month YYYY-MM] [--dataset live]
-                            load NSW Fair Trading rental bond lodgements and holdings (XLSX saved as CSV)
+  ingest nsw-rental-bonds [--lodgements FILE] [--holdings FILE --holdings-month YYYY-MM] [--dataset live]
+                            load NSW Fair Trading rental bond lodgements and holdings (the published XLSX, or CSV)
   ingest abs-building-approvals <csv> [--dataset live] [--snapshot ID]
                             upsert ABS building approvals by SA2 (Data Explorer CSV)
   ingest abs-sa2-names <csv> [--dataset live]

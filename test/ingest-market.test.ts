@@ -27,14 +27,21 @@ import { type TestRuntime, testRuntime } from './support/runtime.ts';
 /*
  * The market ingests: `ingest nsw-sales` on a real sample of the NSW Valuer General's bulk
  * Property Sales Information (two districts of the 2 January 2017 weekly release), matched to
- * test parcels; `ingest nsw-rental-bonds` and `ingest abs-building-approvals` on labelled
- * fixtures in the published layouts (no real sample was found). Reruns change nothing; bad
- * headers and records are refused naming what is missing.
+ * test parcels; `ingest nsw-rental-bonds` on a real NSW Fair Trading lodgements workbook (two
+ * postcodes of March 2024, read as published) and on labelled fixtures (the holdings, and the CSV
+ * export); `ingest abs-building-approvals` on labelled fixtures in the published layouts (no real
+ * sample was found). Reruns change nothing; bad headers and records are refused naming what is
+ * missing.
  */
 
 const SAMPLE = fileURLToPath(new URL('../data/samples/nsw-vg-property-sales-2017/', import.meta.url));
+const BONDS_SAMPLE = fileURLToPath(
+  new URL('../data/samples/nsw-rental-bond-lodgements-2024-03/rental-bond_lodgements_march_2024.xlsx', import.meta.url),
+);
 const FIXTURES = fileURLToPath(new URL('./fixtures/market/', import.meta.url));
 const DATASET = 'market_test';
+/** The real lodgements overlap the fixture's postcodes and quarter: loaded apart so neither moves the other's medians. */
+const REAL_DATASET = 'market_test_real';
 const quiet = () => new Progress({ write: () => true, isTTY: false });
 
 /** Two test parcels the sample names: lot 7 DP1037379 (91 ADAMS ST) and strata lot 1 SP92934. */
@@ -87,15 +94,15 @@ describe('market ingests', () => {
   async function cleanUp() {
     await db.exec(`
       DELETE FROM market.sale WHERE dataset = '${DATASET}';
-      DELETE FROM market.bond_lodgement WHERE dataset = '${DATASET}';
-      DELETE FROM market.rent_bond WHERE dataset = '${DATASET}';
+      DELETE FROM market.bond_lodgement WHERE dataset IN ('${DATASET}', '${REAL_DATASET}');
+      DELETE FROM market.rent_bond WHERE dataset IN ('${DATASET}', '${REAL_DATASET}');
       DELETE FROM market.building_approval WHERE dataset = '${DATASET}';
       DELETE FROM market.sa2_name WHERE dataset = '${DATASET}';
       DELETE FROM cadastre.parcel WHERE dataset = '${DATASET}';
       DELETE FROM address.address_detail WHERE dataset = '${DATASET}';
       DELETE FROM address.street_locality WHERE dataset = '${DATASET}';
       DELETE FROM address.locality WHERE dataset = '${DATASET}';
-      DELETE FROM public.dataset_source WHERE dataset = '${DATASET}';`);
+      DELETE FROM public.dataset_source WHERE dataset IN ('${DATASET}', '${REAL_DATASET}');`);
   }
 
   beforeAll(async () => {
@@ -346,6 +353,103 @@ describe('market ingests', () => {
       })),
     );
     expect(market.rents.filter((r) => r.dwelling_type === 'unit' && r.bedrooms === '1')).toHaveLength(1);
+  });
+
+  it('loads the real lodgements workbook as published: title rows, day serials, a rent of U', async () => {
+    const run = async () =>
+      loadRentalBonds(
+        db,
+        await prepareRentalBondsIngest({ lodgements: BONDS_SAMPLE, dataset: REAL_DATASET, snapshot: 'rb-2024-03' }),
+      );
+    const first = await run();
+    // 143 data rows below the title rows and the header (row 3): 67 of postcode 2321, 76 of 2325
+    expect(first.lodgements).toEqual({
+      file: 'rental-bond_lodgements_march_2024.xlsx',
+      read: 143,
+      loaded: 143,
+      quarters: ['2024-01-01'],
+    });
+    expect(first.refused).toEqual([]);
+    // sheet row 17595, the first kept: 45352 (1 March 2024), 2321, F, 2 bedrooms, $390
+    const [row] = await rows<{
+      lodgement_date: string;
+      postcode: string;
+      dwelling_type: string;
+      bedrooms: string;
+      weekly_rent: number;
+    }>(
+      `SELECT to_char(lodgement_date, 'YYYY-MM-DD') AS lodgement_date, postcode, dwelling_type, bedrooms, weekly_rent
+       FROM market.bond_lodgement WHERE dataset = '${REAL_DATASET}' AND line = 17595`,
+    );
+    expect(row).toEqual({
+      lodgement_date: '2024-03-01',
+      postcode: '2321',
+      dwelling_type: 'unit',
+      bedrooms: '2',
+      weekly_rent: 390,
+    });
+    // row 17910: a 2325 house whose Weekly Rent is "U" (unknown) is a lodgement without a rent
+    const [unknown] = await rows<{ postcode: string; dwelling_type: string; weekly_rent: number | null }>(
+      `SELECT postcode, dwelling_type, weekly_rent FROM market.bond_lodgement WHERE dataset = '${REAL_DATASET}' AND line = 17910`,
+    );
+    expect(unknown).toEqual({ postcode: '2325', dwelling_type: 'house', weekly_rent: null });
+    const read = () =>
+      rows<{
+        area: string;
+        dwelling_type: string;
+        bedrooms: string;
+        median_weekly_rent: number | null;
+        new_bonds: number;
+      }>(
+        `SELECT area, dwelling_type, bedrooms, median_weekly_rent, new_bonds FROM market.rent_bond
+         WHERE dataset = '${REAL_DATASET}' AND bedrooms = 'all' AND dwelling_type IN ('house', 'unit', 'all') ORDER BY 1, 2`,
+      );
+    const before = await read();
+    // counted and read off the workbook's rows: 2321 all 67 (median $595), houses 57 (median $610), units 3 (too few for a
+    // median); 2325 houses 64 of which 63 with a rent (median $500), units 11 (median $400)
+    expect(before).toEqual([
+      { area: '2321', dwelling_type: 'all', bedrooms: 'all', median_weekly_rent: 595, new_bonds: 67 },
+      { area: '2321', dwelling_type: 'house', bedrooms: 'all', median_weekly_rent: 610, new_bonds: 57 },
+      { area: '2321', dwelling_type: 'unit', bedrooms: 'all', median_weekly_rent: null, new_bonds: 3 },
+      { area: '2325', dwelling_type: 'all', bedrooms: 'all', median_weekly_rent: 500, new_bonds: 76 },
+      { area: '2325', dwelling_type: 'house', bedrooms: 'all', median_weekly_rent: 500, new_bonds: 64 },
+      { area: '2325', dwelling_type: 'unit', bedrooms: 'all', median_weekly_rent: 400, new_bonds: 11 },
+    ]);
+    const [credit] = await rows<{ attribution: string; license: string }>(
+      `SELECT attribution, license FROM public.dataset_source WHERE dataset = '${REAL_DATASET}' AND layer = 'market-rents'`,
+    );
+    expect(credit).toEqual({
+      attribution: 'Rental bond data © State of New South Wales (NSW Fair Trading), CC BY 4.0',
+      license: 'CC BY 4.0',
+    });
+    await run();
+    expect(await read()).toEqual(before);
+  });
+
+  it('refuses a workbook without the lodgement columns, and a file that is no workbook, naming them', async () => {
+    const sheet = (cells: string) =>
+      `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${cells}</sheetData></worksheet>`;
+    const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const book = join(dir, 'no-columns.xlsx');
+    writeFileSync(
+      book,
+      zipOf([
+        {
+          name: 'xl/worksheets/sheet1.xml',
+          data: Buffer.from(
+            sheet(`<row r="1">${cell('A1', 'Lodgement Date')}${cell('B1', 'Postcode')}${cell('C1', 'Bedrooms')}</row>`),
+          ),
+        },
+      ]),
+    );
+    await expect(prepareRentalBondsIngest({ lodgements: book, dataset: DATASET })).rejects.toThrow(
+      /no-columns\.xlsx is missing columns Dwelling Type, Weekly Rent/,
+    );
+    const notBook = join(dir, 'not-a-book.xlsx');
+    writeFileSync(notBook, 'Lodgement Date,Postcode\n');
+    await expect(prepareRentalBondsIngest({ lodgements: notBook, dataset: DATASET })).rejects.toThrow(
+      /not-a-book\.xlsx is not a readable \.xlsx workbook/,
+    );
   });
 
   it('refuses a lodgements file without its columns, naming them', async () => {

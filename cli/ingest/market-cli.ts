@@ -1,6 +1,6 @@
 /**
  * `landgraph ingest nsw-sales <file|zip|folder>`, `landgraph ingest nsw-rental-bonds --lodgements
- * <csv> [--holdings <csv> --holdings-month YYYY-MM]` and `landgraph ingest abs-building-approvals
+ * <xlsx|csv> [--holdings <xlsx|csv> --holdings-month YYYY-MM]` and `landgraph ingest abs-building-approvals
  * <csv>`: migrate the configured database and load, a summary on stdout. Exit codes as the other
  * ingests: 2 for bad input, 1 for a load that failed.
  */
@@ -31,12 +31,13 @@ export const NSW_SALES_USAGE = `Usage: landgraph ingest nsw-sales <file|zip|fold
   --snapshot ID    names the load in its credit (default: the file's name and date)
 `;
 
-export const NSW_RENTAL_BONDS_USAGE = `Usage: landgraph ingest nsw-rental-bonds [--lodgements <csv>] [--holdings <csv> --holdings-month YYYY-MM]
+export const NSW_RENTAL_BONDS_USAGE = `Usage: landgraph ingest nsw-rental-bonds [--lodgements <xlsx|csv>] [--holdings <xlsx|csv> --holdings-month YYYY-MM]
                                          [--dataset live] [--snapshot ID]
-  --lodgements CSV      NSW Fair Trading rental bond lodgements of a month, the published XLSX saved as CSV
-                        with its header row first: Lodgement Date, Postcode, Dwelling Type, Bedrooms, Weekly Rent.
+  --lodgements FILE     NSW Fair Trading rental bond lodgements of a month: the published workbook (.xlsx, its
+                        first sheet, title rows above the header skipped) or that sheet saved as CSV with its
+                        header row first: Lodgement Date, Postcode, Dwelling Type, Bedrooms, Weekly Rent.
                         Rerunning a file replaces its rows; its quarters' medians are recomputed.
-  --holdings CSV        bonds held at a month's end, the XLSX saved as CSV: Postcode, Dwelling Type, Bedrooms,
+  --holdings FILE       bonds held at a month's end, workbook or CSV: Postcode, Dwelling Type, Bedrooms,
                         Bonds Held
   --holdings-month M    the month (YYYY-MM) the holdings are at the end of (default: a YYYY-MM in the file name)
   --dataset NAME        the dataset to load into (default: live; the sandbox is refused)

@@ -3,12 +3,14 @@
  *
  * Rental bonds. Fair Trading publishes a workbook (XLSX) a month of new bond lodgements (one row
  * a bond: Lodgement Date, Postcode, Dwelling Type, Bedrooms, Weekly Rent) and one of bonds held
- * (a count per Postcode, Dwelling Type and Bedrooms at the month's end). Only XLSX is published:
- * this reads its CSV export (File > Save As > CSV of the sheet with the header row; the heading
- * lines above the header are skipped). Dwelling types: F flat/unit, H house, T terrace/townhouse/
- * semi-detached, O other, U unknown. Lodgements are kept one a row (a rerun of a file replaces
- * that file's rows) and rolled up to quarterly medians and counts per postcode; holdings become
- * the quarter's bonds held.
+ * (a count per Postcode, Dwelling Type and Bedrooms at the month's end). The workbook is read as
+ * published (its first sheet; the title rows above the header row are skipped, dates are Excel
+ * day serials), and so is a CSV export of the sheet with its header row first. Dwelling types:
+ * F flat/unit, H house, T terrace/townhouse/semi-detached, O other, U unknown; a Bedrooms or
+ * Weekly Rent of U is unknown (the workbook's Definitions sheet), kept as a lodgement without
+ * that figure. Lodgements are kept one a row (a rerun of a file replaces that file's rows) and
+ * rolled up to quarterly medians and counts per postcode; holdings become the quarter's bonds
+ * held.
  *
  * Building approvals. The ABS Data Explorer's CSV of the BA_SA2 dataflow: DATAFLOW, MEASURE,
  * SECTOR, WORK_TYPE, BUILDING_TYPE, REGION_TYPE, REGION, FREQ, TIME_PERIOD, OBS_VALUE, ... in
@@ -24,6 +26,7 @@ import * as MARKET from './market-sql.ts';
 import { checkDataset, snapshotId } from './planning.ts';
 import type { FeatureNote } from './planning-load.ts';
 import * as PLANNING from './planning-sql.ts';
+import { readFirstSheet } from './xlsx.ts';
 
 export const NSW_BONDS_SOURCE = 'nsw-fair-trading';
 export const NSW_BONDS_CREDIT = {
@@ -82,10 +85,7 @@ export function sheetDate(text: string): string {
  * The header's name for each column wanted (any of its names), else an IngestError naming the
  * missing columns and the header as found.
  */
-function resolveColumns<K extends string>(
-  file: DelimitedFile,
-  wanted: Record<K, readonly string[]>,
-): Record<K, string> {
+function resolveColumns<K extends string>(file: SheetFile, wanted: Record<K, readonly string[]>): Record<K, string> {
   const found = {} as Record<K, string>;
   const missing: string[] = [];
   for (const [key, names] of Object.entries(wanted) as [K, readonly string[]][]) {
@@ -101,11 +101,49 @@ function resolveColumns<K extends string>(
   return found;
 }
 
-/** Opens a sheet's CSV export; its first line must be the header row (the sheet's title lines left out of the export). */
-async function openSheet(path: string, wanted: Record<string, readonly string[]>): Promise<{ file: DelimitedFile }> {
-  const file = await openDelimited(path, []);
+/** The rows of a published sheet, as a workbook or as its CSV export; a record's line is its row (or CSV line). */
+export type SheetFile = Pick<DelimitedFile, 'name' | 'columns'> & AsyncIterable<DelimitedRecord>;
+
+/**
+ * Opens a published sheet: an .xlsx workbook as Fair Trading publishes it (the header row is the
+ * first row naming every column wanted; the title rows above it are skipped), else a CSV export
+ * whose first line is the header row.
+ */
+async function openSheet(path: string, wanted: Record<string, readonly string[]>): Promise<{ file: SheetFile }> {
+  const file = /\.xlsx$/i.test(path) ? workbookSheet(path, wanted) : await openDelimited(path, []);
   resolveColumns(file, wanted);
   return { file };
+}
+
+function workbookSheet(path: string, wanted: Record<string, readonly string[]>): SheetFile {
+  const sheet = readFirstSheet(path);
+  const name = basename(path);
+  const keysOf = (cells: readonly (string | undefined)[]) => cells.map((c) => columnKey(c ?? ''));
+  const isHeader = (keys: string[]) =>
+    Object.values(wanted).every((names) => names.some((n) => keys.includes(columnKey(n))));
+  const at = sheet.rows.findIndex((r) => isHeader(keysOf(r.cells)));
+  // no header row: the first row stands as the header, so the refusal names the columns missing from it
+  const header = sheet.rows[Math.max(at, 0)];
+  const columns = keysOf(header?.cells ?? []);
+  const index = new Map(columns.map((c, i) => [c, i] as const));
+  const body = at < 0 ? [] : sheet.rows.slice(at + 1);
+  return {
+    name,
+    columns,
+    async *[Symbol.asyncIterator]() {
+      for (const { row, cells } of body) {
+        if (cells.every((c) => c === undefined || c.trim() === '')) continue;
+        yield {
+          line: row,
+          get: (column: string) => {
+            const i = index.get(columnKey(column));
+            const value = i === undefined ? undefined : cells[i]?.trim();
+            return value === undefined || value === '' ? null : value;
+          },
+        };
+      }
+    },
+  };
 }
 
 export interface RentalBondsIngestOptions {
@@ -128,8 +166,8 @@ export interface RentalBondsIngestResult {
 export type PreparedRentalBonds = {
   dataset: string;
   snapshot: string;
-  lodgements: { file: DelimitedFile; columns: Record<keyof typeof LODGEMENT_COLUMNS, string> } | null;
-  holdings: { file: DelimitedFile; columns: Record<keyof typeof HOLDING_COLUMNS, string>; quarter: string } | null;
+  lodgements: { file: SheetFile; columns: Record<keyof typeof LODGEMENT_COLUMNS, string> } | null;
+  holdings: { file: SheetFile; columns: Record<keyof typeof HOLDING_COLUMNS, string>; quarter: string } | null;
 };
 
 export async function prepareRentalBondsIngest(options: RentalBondsIngestOptions): Promise<PreparedRentalBonds> {
@@ -291,7 +329,7 @@ function lodgementRow(
     return refuse((error as Error).message);
   }
   const rentText = record.get(columns.rent);
-  const rent = rentText === null ? null : Number(rentText.replace(/[$,]/g, ''));
+  const rent = rentText === null || /^U$/i.test(rentText) ? null : Number(rentText.replace(/[$,]/g, ''));
   if (rent !== null && !(Number.isFinite(rent) && rent > 0)) return refuse(`weekly rent "${rentText}" is no amount`);
   return {
     line: record.line,
