@@ -3,7 +3,7 @@
  * fixture and a file written in the PlanningAlerts shape at test parcels, loaded into the live
  * dataset and read back through the REST routes with a live key.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -15,6 +15,9 @@ import { createTestKey, testRuntime } from './support/runtime.ts';
 
 const NSW_FIXTURE = new URL('./fixtures/development-applications/nsw-portal-applications.json', import.meta.url)
   .pathname;
+/** Real answers of the NSW portal's API (data/samples/nsw-planning-portal-online-da/SOURCE.txt). */
+const NSW_SAMPLES = new URL('../data/samples/nsw-planning-portal-online-da/', import.meta.url).pathname;
+const GEORGES_RIVER = join(NSW_SAMPLES, 'onlineda_pan-661190.json');
 /** A test parcel, its address and locality in the live dataset, where one PlanningAlerts application stands. */
 const PFI = 'DAT-1';
 const GNAF = 'GAQLD_DAT_1';
@@ -46,7 +49,8 @@ describe('ingest development-applications', () => {
   const cleanUp = () =>
     t.runtime.db.exec(`
       DELETE FROM development.application WHERE dataset = 'live'
-        AND authority IN ('${AUTHORITY}', 'City of Parramatta Council', 'The Hills Shire Council');
+        AND authority IN ('${AUTHORITY}', 'City of Parramatta Council', 'The Hills Shire Council',
+          'Georges River Council', 'Council of the City of Sydney');
       DELETE FROM public.dataset_source WHERE dataset = 'live' AND layer = 'development-applications';
       DELETE FROM address.address_detail WHERE dataset = 'live' AND gnaf_pid = '${GNAF}';
       DELETE FROM address.locality WHERE dataset = 'live' AND locality_pid = 'DAT_LOC';
@@ -201,5 +205,112 @@ describe('ingest development-applications', () => {
     expect(await runIngestDevelopmentCommand([NSW_FIXTURE, '--format', 'planningalerts'])).toBe(2);
     expect(await runIngestDevelopmentCommand([NSW_FIXTURE, '--format', 'nsw-portal', '--dataset', 'sandbox'])).toBe(2);
     expect(await runIngestDevelopmentCommand([join(dir, 'missing.json'), '--format', 'nsw-portal'])).toBe(2);
+  });
+
+  describe('real answers of the NSW portal API', () => {
+    /** The four City of Sydney records of the projection put into the API's envelope, the last-but-one changed as given. */
+    const writeCityOfSydney = (file: string, change: Record<string, unknown> = {}) => {
+      const projection = JSON.parse(readFileSync(join(NSW_SAMPLES, 'nswDa.fixture.json'), 'utf8')) as {
+        records: Record<string, unknown>[];
+      };
+      const records = projection.records.map((r) =>
+        r.PlanningPortalApplicationNumber === 'PAN-643200' ? { ...r, ...change } : r,
+      );
+      writeFileSync(
+        file,
+        JSON.stringify({ PageSize: 10, PageNumber: 1, TotalPages: 1, TotalCount: 4, Application: records }),
+      );
+      return file;
+    };
+    /** Each row's reference, status and source time in UTC (as the reader read it), with received_at. */
+    const stamped = (authority: string) =>
+      t.runtime.db.query<{ council_reference: string; status: string; updated: string; received_at: string }>(
+        `SELECT council_reference, status, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS updated,
+           received_at::text
+         FROM development.application WHERE dataset = 'live' AND authority = $1 ORDER BY council_reference`,
+        [authority],
+      );
+
+    it('reads the Georges River answer field by field, as published', async () => {
+      const run = await prepareDevelopmentIngest({ file: GEORGES_RIVER, format: 'nsw-portal' });
+      expect(run.read).toBe(1);
+      expect(run.refused).toEqual([]);
+      // every value below is read off onlineda_pan-661190.json by hand
+      expect(run.records[0]).toMatchObject({
+        source: 'nsw-portal',
+        council_reference: 'DA2026/0359',
+        authority: 'Georges River Council',
+        state: 'NSW',
+        // "On Exhibition"
+        status: 'under_assessment',
+        lodged_date: '2026-08-05',
+        decided_date: null,
+        estimated_cost: 825000,
+        dwellings_proposed: 1,
+        address: '65A VISTA STREET SANS SOUCI 2219',
+        suburb: 'SANS SOUCI',
+        // X and Y, published as strings
+        lng: 151.123301432,
+        lat: -33.998075822,
+        // no DevelopmentDescription in the answer: the three development types stand in
+        description: 'Alterations or additions to an existing building or structure; Demolition; Dwelling house',
+        category: 'dwelling',
+        // "2026-08-25T22:57:31.543" on Sydney's clock, AEST (UTC+10) in August
+        updated_at: '2026-08-25T12:57:31.543Z',
+        license: 'CC BY 4.0',
+      });
+      expect(run.records[0]!.source_url).toContain('PAN-661190');
+    });
+
+    it('reads the City of Sydney records: modifications and reviews, no council number, no dwellings given', async () => {
+      const run = await prepareDevelopmentIngest({
+        file: writeCityOfSydney(join(dir, 'sydney.json')),
+        format: 'nsw-portal',
+      });
+      expect(run.refused).toEqual([]);
+      // the projection has no CouncilApplicationNumber: the portal's own number stands in
+      expect(
+        run.records.map((r) => [r.council_reference, r.status, r.lodged_date, r.dwellings_proposed, r.updated_at]),
+      ).toEqual([
+        ['PAN-662735', 'under_assessment', '2026-08-05', null, '2026-08-06T13:33:16.937Z'],
+        ['PAN-643200', 'under_assessment', '2026-08-14', 3, '2026-08-25T12:44:34.400Z'],
+        ['PAN-661281', 'under_assessment', '2026-08-11', 1, '2026-08-26T12:54:41.387Z'],
+        ['PAN-665815', 'under_assessment', '2026-08-18', 1, '2026-08-26T13:03:42.463Z'],
+      ]);
+      expect(run.records.every((r) => r.authority === 'Council of the City of Sydney' && r.lng === null)).toBe(true);
+    });
+
+    it('loads them idempotently: a rerun changes nothing, a changed record moves only its own times', async () => {
+      const sydney = join(dir, 'sydney.json');
+      const load = async (file: string) =>
+        loadDevelopmentApplications(t.runtime.db, await prepareDevelopmentIngest({ file, format: 'nsw-portal' }));
+      expect(await load(GEORGES_RIVER)).toMatchObject({ read: 1, inserted: 1, updated: 0, unchanged: 0 });
+      expect(await load(writeCityOfSydney(sydney))).toMatchObject({ read: 4, inserted: 4, updated: 0, unchanged: 0 });
+      const georges = await stamped('Georges River Council');
+      expect(georges.map((r) => [r.council_reference, r.status, r.updated])).toEqual([
+        ['DA2026/0359', 'under_assessment', '2026-08-25T12:57:31.543'],
+      ]);
+      const before = await stamped('Council of the City of Sydney');
+
+      expect(await load(GEORGES_RIVER)).toMatchObject({ inserted: 0, updated: 0, unchanged: 1 });
+      expect(await load(sydney)).toMatchObject({ inserted: 0, updated: 0, unchanged: 4 });
+      expect(await stamped('Georges River Council')).toEqual(georges);
+      expect(await stamped('Council of the City of Sydney')).toEqual(before);
+
+      // the portal determines PAN-643200 and stamps it
+      writeCityOfSydney(sydney, {
+        ApplicationStatus: 'Determined',
+        DeterminationDate: '2026-09-01T00:00:00',
+        DateLastUpdated: '2026-09-01T22:10:05.120',
+      });
+      expect(await load(sydney)).toMatchObject({ inserted: 0, updated: 1, unchanged: 3 });
+      const after = await stamped('Council of the City of Sydney');
+      const changed = after.find((r) => r.council_reference === 'PAN-643200')!;
+      const was = before.find((r) => r.council_reference === 'PAN-643200')!;
+      expect(changed).toMatchObject({ status: 'determined', updated: '2026-09-01T12:10:05.120' });
+      expect(changed.received_at > was.received_at).toBe(true);
+      expect(after.filter((r) => r !== changed)).toEqual(before.filter((r) => r.council_reference !== 'PAN-643200'));
+      expect(await stamped('Georges River Council')).toEqual(georges);
+    });
   });
 });

@@ -6,8 +6,11 @@
  *   applications: [...] }`. PlanningAlerts lists applications as councils put them on notice and
  *   publishes no outcome, so every record is `lodged`.
  * - `nsw-portal`: the NSW Planning Portal's Online DA data API JSON (`{ PageSize, PageNumber,
- *   TotalCount, Application: [...] }`), whose ApplicationStatus, DevelopmentType, Location (X is
- *   longitude, Y latitude) and cost and dwelling counts map field by field.
+ *   TotalPages, TotalCount, Application: [...] }`, checked against real answers in
+ *   data/samples/nsw-planning-portal-online-da), whose ApplicationStatus, DevelopmentType, Location
+ *   (X is longitude, Y latitude, as strings; Suburb) and cost and dwelling counts map field by field.
+ *   The API leaves out a field it has no value for, and the whole real answer seen has no
+ *   DevelopmentDescription: the development types then stand in for the description.
  *
  * A record that cannot be read is reported with its place in the file and why, never fatal.
  */
@@ -59,7 +62,9 @@ export const DA_CREDITS: Record<DaFormat, Credit> = {
     license: 'PlanningAlerts API terms (planningalerts.org.au/api)',
   },
   'nsw-portal': {
-    attribution: 'NSW Department of Planning, Housing and Infrastructure: NSW Planning Portal Online DA data',
+    // the credit line the department asks for (as reported, not read from its dataset page)
+    attribution:
+      'NSW Planning Portal Online DA data © State Government of NSW and NSW Department of Planning, Housing and Infrastructure',
     license: 'CC BY 4.0',
   },
 };
@@ -69,7 +74,7 @@ export function categoryOf(text: string): DaCategory {
   const t = text.toLowerCase();
   if (/subdivi|strata|boundary adjustment|consolidation of lots/.test(t)) return 'subdivision';
   if (
-    /(new|single|double|two|multi|secondary|semi-detached)[- ]?(storey )?(dwelling|house)|dual occupancy|townhouse|residential flat|apartments?|multi-dwelling|\bunits?\b|construction of (a )?(dwelling|house)|^dwelling/.test(
+    /(new|single|double|two|multi|secondary|semi-detached)[- ]?(storey )?(dwelling|house)|dual occupancy|townhouse|residential flat|apartments?|multi-dwelling|\bunits?\b|construction of (a )?(dwelling|house)|^dwelling|dwelling house/.test(
       t,
     )
   ) {
@@ -273,7 +278,7 @@ function nswPortalRecord(raw: unknown, seq: number): DaRecord {
     state: 'NSW',
     lga_code: null,
     lga_name: null,
-    suburb: null,
+    suburb: text(location?.Suburb),
     address: text(location?.FullAddress),
     description,
     category: categoryOf(`${types.join(' ')} ${description ?? ''}`),
