@@ -255,7 +255,13 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Query.developmentApplicationStatistics': ['development-applications.read'],
   'Query.developmentApplicationFeed': ['development-applications.feed.read'],
   'Property.spear_applications': ['spear.read'],
-  'Query.spearApplicationsNear': ['spear.read'],
+  // a point (or a parcel's point) as a Place: the entity is only the point asked, each of its fields keeps its own scope
+  'Query.placeAt': ['spear.read'],
+  'Query.placeOfParcel': ['spear.read'],
+  'Place.spear_applications_near': ['spear.read'],
+  // the parcels under a place are the cadastre's: the planner reads them for spear_applications_near,
+  // the gateway answers them to cadastre.read only (PLANNER_FIELDS)
+  'Place.parcel_pfis': ['cadastre.read'],
   'Query.spearApplicationsInBBox': ['spear.read'],
   'Query.landSupplyEstatesNearby': ['land-supply.read'],
   'Query.landSupplyLotsNearby': ['land-supply.read'],
@@ -333,6 +339,9 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   // rents by dwelling type and bedrooms (SuburbMarket.rents, MarketTypeSummary.rents_by_bedrooms)
   'RentQuarter',
   'BedroomRent',
+  // Query.placeAt and Query.placeOfParcel (spear.read): the point asked, or the parcel's point
+  // (Property.location, which spear.read reads); its fields carry their own entries too
+  'Place',
   // Query.suburbByName (locality.read); its fields carry their own entries too
   'Suburb',
   'SalBoundary',
@@ -479,6 +488,8 @@ export const PLANNER_FIELDS: readonly string[] = [
   'Property.location',
   // the soil layer reads the lot's boundary through @requires without selling it to soil.read
   'Property.parcel_geometry',
+  // SPEAR's applications near a place require the parcels under it, which spear.read does not buy
+  'Place.parcel_pfis',
 ];
 
 /** The caller's scopes widened by one internal grant, for the one lookup it names. */

@@ -159,12 +159,6 @@ const CROSS_SCHEMA_ALLOWED: ReadonlyArray<{
     kind: 'request path: to move',
     why: "SUBURB_MARKETS reads address.locality (a suburb's postcode where no sale names one, and whether the locality is known: the 404); docs/notes-p8-ownership.md",
   },
-  {
-    file: 'subgraphs/development/spear-sql.ts',
-    schemas: ['cadastre'],
-    kind: 'request path: to move',
-    why: 'SPEAR_NEAR finds the lots under the point in cadastre.parcel (docs/notes-p8-ownership.md)',
-  },
 ];
 
 /**

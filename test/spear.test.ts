@@ -1,8 +1,12 @@
 import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../app/runtime.ts';
+import { startRuntime } from '../app/runtime.ts';
+import { openDatabase } from '../core/db.ts';
 import { ALL_SAMPLE_CASES, sandboxSamples } from '../prisma/sandbox/samples.ts';
+import { createApp } from '../rest-facade/app.ts';
 import type { TestRuntime } from './support/runtime.ts';
-import { createTestKey, testRuntime } from './support/runtime.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 
 /** A sandbox VIC parcel touched by the most SPEAR applications, its point and how many touch it. */
 type Touched = { pfi: string; lat: number; lng: number; n: number };
@@ -299,5 +303,153 @@ describe('SPEAR: sandbox, lookups by point, window and parcel, and the property 
         query: `{ propertyByParcel(parcel_pfi: "${touched.pfi}", state: "VIC") { spear_applications { status } } }`,
       });
     expect(JSON.stringify(graphql.body.errors)).toMatch(/Missing scope: spear.read/);
+  });
+
+  it("answers GraphQL by placeAt and placeOfParcel with the REST route's applications; the parcels under the place only to cadastre.read", async () => {
+    type Near = {
+      status: string;
+      freshness: string | null;
+      applications: Array<{ spear_reference: string; distance_m: number; parcel_pfis: string[] }>;
+    };
+    type Place = { lat: number; lng: number; state: string; parcel_pfis: string[] | null; near: Near };
+    type Answer = {
+      data?: Record<string, Place | null> | null;
+      errors?: Array<{ message: string; path?: string[]; extensions?: { code?: string } }>;
+    };
+    const NEAR = 'status freshness applications { spear_reference distance_m parcel_pfis }';
+    const gql = async (key: string, query: string, variables: Record<string, unknown> = {}) =>
+      (await request(t.app).post('/graphql').set('Authorization', `Bearer ${key}`).send({ query, variables }))
+        .body as Answer;
+    const last = multiLot.pfis.at(-1)!;
+    const [spot] = await t.runtime.db.query<{ lat: number; lng: number }>(
+      `SELECT ST_Y(ST_PointOnSurface(geom)) AS lat, ST_X(ST_PointOnSurface(geom)) AS lng FROM cadastre.parcel
+       WHERE dataset = 'sandbox' AND state = 'VIC' AND parcel_pfi = $1`,
+      [last],
+    );
+    const rest = await get('/api/spear/nearby', { lat: String(spot!.lat), lng: String(spot!.lng), radius_m: '1' });
+    const byPoint = await gql(
+      spearKey,
+      `query($lat: Float!, $lng: Float!) { place: placeAt(lat: $lat, lng: $lng, state: "vic") {
+        state parcel_pfis near: spear_applications_near(radius_m: 1) { ${NEAR} } } }`,
+      spot,
+    );
+    // spear.read buys the applications, not the cadastre's parcels under the point
+    expect(byPoint.errors?.map((e) => `${e.path?.join('.')}: ${e.message}`)).toEqual([
+      'place.parcel_pfis: Missing scope: cadastre.read',
+    ]);
+    const place = byPoint.data!.place!;
+    expect(place).toMatchObject({
+      state: 'VIC',
+      parcel_pfis: null,
+      near: { status: 'ok', freshness: rest.body.freshness },
+    });
+    const rows = (list: Near['applications']) => list.map((a) => [a.spear_reference, a.distance_m]);
+    expect(rows(place.near.applications)).toEqual(rows(rest.body.data as Near['applications']));
+    expect(place.near.applications.find((a) => a.spear_reference === multiLot.reference)?.distance_m).toBe(0);
+    const both = await createTestKey(t.runtime, { scopes: ['spear.read', 'cadastre.read'] });
+    const open = await gql(
+      both,
+      'query($lat: Float!, $lng: Float!) { place: placeAt(lat: $lat, lng: $lng, state: "VIC") { parcel_pfis } }',
+      spot,
+    );
+    expect(open.errors).toBeUndefined();
+    expect(open.data?.place?.parcel_pfis).toContain(last);
+    // a parcel's place is its analysis point, as propertyByParcel's location; an unknown parcel has none
+    const ofParcel = await gql(
+      spearKey,
+      `query($pfi: String!) { place: placeOfParcel(parcel_pfi: $pfi, state: "VIC") {
+        lat lng near: spear_applications_near(radius_m: 1) { ${NEAR} } }
+        none: placeOfParcel(parcel_pfi: "NOPE999", state: "VIC") { lat } }`,
+      { pfi: last },
+    );
+    expect(ofParcel.errors).toBeUndefined();
+    expect(ofParcel.data?.place).toEqual({ lat: spot!.lat, lng: spot!.lng, near: place.near });
+    expect(ofParcel.data?.none).toBeNull();
+    // NSW: not_covered; a bad radius and a bad point are refused in the REST route's words
+    const nsw = await gql(
+      spearKey,
+      `{ place: placeAt(lat: -33.81, lng: 151.0, state: "NSW") { near: spear_applications_near { ${NEAR} } } }`,
+    );
+    expect(nsw.data?.place?.near).toMatchObject({ status: 'not_covered', applications: [] });
+    const far = await gql(
+      spearKey,
+      `{ placeAt(lat: ${spot!.lat}, lng: ${spot!.lng}, state: "VIC") { spear_applications_near(radius_m: 2001) { status } } }`,
+    );
+    expect(far.errors?.[0]?.message).toBe('radius_m must be more than 0 and at most 2000 metres.');
+    const london = await gql(
+      spearKey,
+      '{ placeAt(lat: 51.5, lng: -0.1, state: "VIC") { spear_applications_near { status } } }',
+    );
+    expect(london.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    // the old root is gone (it had no way to the cadastre's parcels); without spear.read the place is refused
+    const gone = await gql(spearKey, '{ spearApplicationsNear(lat: -37.8, lng: 145.0, state: "VIC") { status } }');
+    expect(JSON.stringify(gone.errors)).toMatch(/Cannot query field \\"spearApplicationsNear\\"/);
+    const refused = await gql(otherKey, `{ placeAt(lat: ${spot!.lat}, lng: ${spot!.lng}, state: "VIC") { lat } }`);
+    expect(JSON.stringify(refused.errors)).toMatch(/Missing scope: spear.read/);
+  });
+
+  it('reports a failed read of the parcels under the point as the SPEAR source failing (502), as when it read them itself', async () => {
+    const point = { lat: String(touched.lat), lng: String(touched.lng) };
+    await t.runtime.db.exec('ALTER TABLE cadastre.parcel RENAME TO parcel_offline');
+    try {
+      const res = await get('/api/spear/nearby', point);
+      expect(res.status).toBe(502);
+      expect(res.body).toMatchObject({ success: false, error: 'The SPEAR source failed for this request.' });
+    } finally {
+      await t.runtime.db.exec('ALTER TABLE cadastre.parcel_offline RENAME TO parcel');
+    }
+  });
+});
+
+/**
+ * The data statements of one /api/spear/nearby call, once the process has its credits cached
+ * (the key lookup, a platform statement, aside). By point: the cadastre's parcels under the point
+ * (Place.parcel_pfis), then the applications; the second depends on the first, so they cannot
+ * fold. By parcel: the parcel's point and the parcels under it in one cadastre statement, then the
+ * applications, in one graph operation where it took two (the point, then the applications).
+ */
+describe('SPEAR nearby: data statements per call', () => {
+  let runtime: Runtime;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    await testRuntime(); // the tier's shared database is open (on PGlite, this process owns it)
+    const db = await openDatabase(testConfig(), { onQuery: (sql) => statements.push(sql) });
+    runtime = await startRuntime(testConfig(), { db, prepare: false });
+  });
+
+  afterAll(async () => {
+    await runtime.close();
+  });
+
+  it('sends two by point in VIC, two by parcel, one in NSW; none reads the cadastre from the development layer', async () => {
+    const app = createApp(runtime);
+    const key = await createTestKey(runtime, { scopes: ['spear.read'] });
+    const [vic] = await runtime.db.query<{ pfi: string; lat: number; lng: number }>(
+      `SELECT c.parcel_pfi AS pfi, ST_Y(ST_PointOnSurface(c.geom)) AS lat, ST_X(ST_PointOnSurface(c.geom)) AS lng
+       FROM cadastre.parcel c WHERE c.dataset = 'sandbox' AND c.state = 'VIC'
+         AND EXISTS (SELECT 1 FROM development.spear_application s WHERE s.dataset = c.dataset AND c.parcel_pfi = ANY (s.parcel_pfis))
+       ORDER BY c.parcel_pfi LIMIT 1`,
+    );
+    const cases: Array<[string, Record<string, string>, number]> = [
+      ['VIC point', { lat: String(vic!.lat), lng: String(vic!.lng) }, 2],
+      ['VIC parcel', { pfi: vic!.pfi, state: 'VIC' }, 2],
+      ['NSW point', { lat: '-33.81', lng: '151.0' }, 1],
+    ];
+    const counts: Record<string, number> = {};
+    const expected: Record<string, number> = {};
+    for (const [name, query, n] of cases) {
+      const call = () => request(app).get('/api/spear/nearby').query(query).set('Authorization', `Bearer ${key}`);
+      expect((await call()).status).toBe(200); // fills the credit caches
+      statements.length = 0;
+      expect((await call()).status).toBe(200);
+      const data = statements.map((s) => s.replace(/\s+/g, ' ')).filter((s) => !/"platform"\./.test(s));
+      counts[name] = data.length;
+      expected[name] = n;
+      // the applications' statement names no cadastre table: it gets the parcels as a bound array
+      for (const sql of data.filter((s) => /development\.spear_application/.test(s)))
+        expect(sql).not.toMatch(/cadastre\./);
+    }
+    expect(counts).toEqual(expected);
   });
 });

@@ -6,7 +6,7 @@ import { unwrap } from '../graph-result.ts';
 import { bboxParam, numeric, stateParam, textParam } from '../params.ts';
 import { defineRoute } from '../route.ts';
 import { applicationListBody } from './application-list.ts';
-import { parcelPoint, unknownParcel } from './parcel-point.ts';
+import { unknownParcel } from './parcel-point.ts';
 import type { LayerFields } from './cadastre.ts';
 import { SPEAR_FIELDS, SPEAR_LAYER_FIELDS } from './spear-shape.ts';
 
@@ -20,6 +20,7 @@ import { SPEAR_FIELDS, SPEAR_LAYER_FIELDS } from './spear-shape.ts';
 type SpearLayerFields = LayerFields & { freshness: string | null };
 type Application = Record<string, unknown>;
 type SpearList = SpearLayerFields & { applications: Application[] };
+type Point = { lat: number; lng: number };
 
 const radiusParam = numeric('radius_m')
   .pipe(
@@ -61,30 +62,43 @@ export const spearNearby = defineRoute({
   errorStyle: 'envelope',
   async handle(q, { graph, scope }) {
     const radius = q.radius_m ?? DEFAULT_SPEAR_RADIUS_M;
-    let point: { lat: number; lng: number };
-    let state: string;
-    let query: Record<string, unknown>;
+    // one operation either way: the cadastre gives the place (the point asked, or the point the
+    // parcel is analysed at) with the parcels under it, the development layer what lies around it
+    const near = `near: spear_applications_near(radius_m: $radius) {
+      ${SPEAR_LAYER_FIELDS} applications { ${SPEAR_FIELDS} distance_m } }`;
     if (q.pfi !== undefined) {
-      state = q.state!;
-      point = await parcelPoint(graph, scope, q.pfi, state);
-      query = { pfi: q.pfi, state, radius_m: radius };
-    } else {
-      point = { lat: q.lat!, lng: q.lng! };
-      assertPoint(point.lat, point.lng);
-      state = q.state ?? detectState(point.lng, point.lat) ?? 'VIC';
-      query = { ...point, state, radius_m: radius };
+      const state = q.state!;
+      const { place } = unwrap(
+        await graph.execute<{ place: (Point & { near: SpearList }) | null }>(
+          `query SpearApplicationsNearParcel($pfi: String!, $state: String!, $radius: Float) {
+            place: placeOfParcel(parcel_pfi: $pfi, state: $state) { lat lng ${near} } }`,
+          { pfi: q.pfi, state, radius },
+          scope,
+        ),
+      );
+      if (!place) throw unknownParcel(q.pfi, state);
+      const location = { lat: place.lat, lng: place.lng };
+      return applicationListBody('SPEAR', place.near, place.near.applications, {
+        query: { pfi: q.pfi, state, radius_m: radius },
+        property: { parcel_pfi: q.pfi, state, location },
+        radius_m: radius,
+      });
     }
-    const { spearApplicationsNear: near } = unwrap(
-      await graph.execute<{ spearApplicationsNear: SpearList }>(
+    const point = { lat: q.lat!, lng: q.lng! };
+    assertPoint(point.lat, point.lng);
+    const state = q.state ?? detectState(point.lng, point.lat) ?? 'VIC';
+    const { place } = unwrap(
+      await graph.execute<{ place: { near: SpearList } }>(
         `query SpearApplicationsNear($lat: Float!, $lng: Float!, $state: String!, $radius: Float) {
-          spearApplicationsNear(lat: $lat, lng: $lng, state: $state, radius_m: $radius) {
-            ${SPEAR_LAYER_FIELDS} applications { ${SPEAR_FIELDS} distance_m } } }`,
+          place: placeAt(lat: $lat, lng: $lng, state: $state) { ${near} } }`,
         { ...point, state, radius },
         scope,
       ),
     );
-    const property = q.pfi !== undefined ? { property: { parcel_pfi: q.pfi, state, location: point } } : {};
-    return applicationListBody('SPEAR', near, near.applications, { query, ...property, radius_m: radius });
+    return applicationListBody('SPEAR', place.near, place.near.applications, {
+      query: { ...point, state, radius_m: radius },
+      radius_m: radius,
+    });
   },
 });
 

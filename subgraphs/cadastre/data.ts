@@ -13,6 +13,8 @@ import {
   PARCELS_BY_PFI,
   PARCELS_IN_BBOX,
   PARCELS_BY_LOT_PLAN,
+  PARCELS_UNDER_POINTS,
+  PLACES_OF_PARCELS,
 } from './sql.ts';
 
 export type PointKey = { state: string; lat: number; lng: number };
@@ -31,6 +33,12 @@ export type CadastreProperty = {
   location: GeoPointModel | null;
   resolution?: Resolution;
 };
+
+/**
+ * A point in a state (the Place entity). `parcel_pfis` is filled when the lookup that made it
+ * already read the parcels under the point; otherwise Place.parcel_pfis reads them.
+ */
+export type PlaceModel = { lat: number; lng: number; state: string; parcel_pfis?: string[] };
 
 export type CadastreLayerModel = LayerResult<ParcelRow>;
 export type ParcelCollectionModel = Omit<LayerResult<never>, 'data'> & { features: ParcelRow[] };
@@ -54,6 +62,9 @@ export class CadastreData {
   readonly parcelByKey: DataLoader<ParcelKey, ParcelRow | null, string>;
   readonly parcelAtPoint: DataLoader<PointKey, ParcelRow | null, string>;
   readonly coveredAt: DataLoader<PointKey, boolean, string>;
+  /** The PFIs of the mirror's parcels under each point of the request (Place.parcel_pfis), in one statement. */
+  readonly pfisUnder: DataLoader<PointKey, string[], string>;
+  private readonly placeByParcel: DataLoader<ParcelKey, Required<PlaceModel> | null, string>;
   private readonly fallbackAtPoint: DataLoader<StatePointKey, Resolution | null, string>;
   private readonly fallbackByPfi: DataLoader<StateParcelKey, Resolution | null, string>;
 
@@ -107,6 +118,35 @@ export class CadastreData {
         return keys.map((_k, i) => covered.has(i));
       },
       { cacheKeyFn: pointKey },
+    );
+    this.pfisUnder = new DataLoader(
+      async (keys) => {
+        const rows = await db.sql<{ i: number; parcel_pfis: string[] }>(
+          PARCELS_UNDER_POINTS(
+            dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.lng),
+            keys.map((k) => k.lat),
+          ),
+        );
+        const byIndex = new Map(rows.map((r) => [r.i, r.parcel_pfis]));
+        return keys.map((_k, i) => byIndex.get(i) ?? []);
+      },
+      { cacheKeyFn: pointKey },
+    );
+    this.placeByParcel = new DataLoader(
+      async (keys) => {
+        const rows = await db.sql<Indexed<Required<PlaceModel>>>(
+          PLACES_OF_PARCELS(
+            dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.parcel_pfi),
+          ),
+        );
+        const byIndex = new Map(rows.map(({ i, ...place }) => [i, place]));
+        return keys.map((_k, i) => byIndex.get(i) ?? null);
+      },
+      { cacheKeyFn: parcelKey },
     );
     // Live services answer one point per call; a batch of points is asked side by side.
     this.fallbackAtPoint = new DataLoader<StatePointKey, Resolution | null, string>(
@@ -167,6 +207,24 @@ export class CadastreData {
     return mirror
       ? { status: 'no_data', message: `No parcel with PFI ${key.parcel_pfi} in ${key.state}.`, provenance: mirror }
       : notReached(key.state, mirror, 'this parcel');
+  }
+
+  /**
+   * The point a parcel is analysed at (the property's location, as resolvePfi gives it), with the
+   * parcels under it: from the mirror, point and parcels in one statement; a parcel only the
+   * sources behind the mirror hold gets their point (its parcels read by Place.parcel_pfis).
+   * Null where no source has the parcel, or its source failed.
+   */
+  async placeOfParcel(key: ParcelKey): Promise<PlaceModel | null> {
+    if (await this.provenance(key.state)) {
+      const place = await this.placeByParcel.load(key);
+      if (place) return place;
+      // the mirror has no such parcel: resolvePfi need not ask it again
+      this.parcelByKey.prime(key, null);
+    }
+    const resolution = await this.resolvePfi(key);
+    if (resolution.status !== 'ok') return null;
+    return { lat: resolution.parcel.inside_lat, lng: resolution.parcel.inside_lng, state: key.state };
   }
 
   /** Parcels of a lot on a plan (or of the whole plan), with one row past the limit. */

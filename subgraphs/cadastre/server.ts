@@ -5,6 +5,7 @@ import type { CadastreContext } from './data.ts';
 import { CadastreData } from './data.ts';
 import { JSONObject } from './resolvers/JSONObject.ts';
 import { LotReference } from './resolvers/LotReference.ts';
+import { Place } from './resolvers/Place.ts';
 import { Property } from './resolvers/Property.ts';
 import { Query } from './resolvers/Query.ts';
 import { GeoJSON } from '../../core/scalars.ts';
@@ -23,7 +24,7 @@ export function buildCadastreSubgraph(deps: CadastreDeps): Subgraph<CadastreCont
   return buildSubgraph(
     'cadastre',
     new URL('./schema.graphql', import.meta.url),
-    { Query, Property, GeoJSON, JSONObject, LotReference },
+    { Query, Property, Place, GeoJSON, JSONObject, LotReference },
     (scope: RequestScope) => ({
       ...scope,
       cadastre: new CadastreData(deps, scope, fallbacks),

@@ -108,3 +108,26 @@ export const PARCELS_BY_LOT_PLAN = (
       OR (p.parcel_plan_number = ${plan} AND (${lot}::text IS NULL OR p.parcel_lot_number = ${lot}::text)))
   ORDER BY p.parcel_lot_number, p.parcel_pfi
   LIMIT ${limit + 1}`;
+
+/** The parcels of the mirror under a point, a shared boundary touching several (Place.parcel_pfis). */
+const PFIS_UNDER = (dataset: string, state: Prisma.Sql, pt: Prisma.Sql) => Prisma.sql`
+  coalesce((SELECT array_agg(c.parcel_pfi) FROM cadastre.parcel c
+    WHERE c.dataset = ${dataset} AND c.state = ${state} AND c.geom && ${pt} AND ST_Intersects(c.geom, ${pt})), '{}')`;
+
+/** The PFIs of the parcels under each point of a batch. */
+export const PARCELS_UNDER_POINTS = (dataset: string, states: string[], lngs: number[], lats: number[]) => Prisma.sql`
+  SELECT (k.i - 1)::int AS i, ${PFIS_UNDER(dataset, Prisma.sql`k.state`, Prisma.sql`k.pt`)} AS parcel_pfis
+  FROM (SELECT u.i, u.state, ST_SetSRID(ST_MakePoint(u.lng, u.lat), 4326) AS pt
+        FROM unnest(${states}::text[], ${lngs}::float8[], ${lats}::float8[]) WITH ORDINALITY AS u(state, lng, lat, i)) k`;
+
+/**
+ * The point each parcel of a batch is analysed at (ST_PointOnSurface, as PARCEL_COLUMNS'
+ * inside_lat/inside_lng) with the parcels under that point, in one statement: what a lookup
+ * around a parcel (placeOfParcel) needs of the cadastre.
+ */
+export const PLACES_OF_PARCELS = (dataset: string, states: string[], pfis: string[]) => Prisma.sql`
+  SELECT (k.i - 1)::int AS i, k.state, ST_Y(q.pt) AS lat, ST_X(q.pt) AS lng,
+    ${PFIS_UNDER(dataset, Prisma.sql`k.state`, Prisma.sql`q.pt`)} AS parcel_pfis
+  FROM unnest(${states}::text[], ${pfis}::text[]) WITH ORDINALITY AS k(state, parcel_pfi, i)
+  JOIN cadastre.parcel p ON p.dataset = ${dataset} AND p.state = k.state AND p.parcel_pfi = k.parcel_pfi
+  CROSS JOIN LATERAL (SELECT ST_PointOnSurface(p.geom) AS pt) q`;

@@ -65,6 +65,11 @@ export type SpearLayerModel = WithFreshness<LayerResult<SpearRow[]>>;
 export type SpearListModel = Header & { applications: SpearRow[] };
 
 type ParcelKey = { state: string; parcel_pfi: string };
+/**
+ * A point in a state as the graph keys it, with the PFIs of the cadastre's parcels under it
+ * (Place.parcel_pfis, required; null when the cadastre could not read them).
+ */
+export type PlaceEntity = { lat: number; lng: number; state: string; parcel_pfis: string[] | null };
 /** A suburb as the graph keys it: its state and its name as suburbKey writes it. */
 export type SuburbEntity = { state: string; name: string };
 export type SuburbApplicationCountsModel = Omit<SuburbApplicationCountsRow, 'i'>;
@@ -127,8 +132,18 @@ export class DevelopmentData {
     return this.deps.catalog.get(this.scope.dataset, SPEAR_LAYER, 'VIC');
   }
 
-  async spearNear(lng: number, lat: number, radiusM: number, box: BBox, limit: number): Promise<SpearFound> {
-    const [row] = await this.deps.db.sql<SpearFound>(SPEAR_NEAR(this.scope.dataset, lng, lat, radiusM, box, limit));
+  /** The applications near a point, `lots` the parcels under it (the cadastre's, through the graph). */
+  async spearNear(
+    lng: number,
+    lat: number,
+    radiusM: number,
+    box: BBox,
+    limit: number,
+    lots: string[],
+  ): Promise<SpearFound> {
+    const [row] = await this.deps.db.sql<SpearFound>(
+      SPEAR_NEAR(this.scope.dataset, lng, lat, radiusM, box, limit, lots),
+    );
     return row ?? { i: 0, freshness: null, features: [] };
   }
 

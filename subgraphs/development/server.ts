@@ -3,6 +3,7 @@ import type { Subgraph, SubgraphDeps } from '../../core/subgraph.ts';
 import { buildSubgraph } from '../../core/subgraph.ts';
 import type { DevelopmentContext } from './data.ts';
 import { DevelopmentData } from './data.ts';
+import { Place } from './resolvers/Place.ts';
 import { Property } from './resolvers/Property.ts';
 import { Query } from './resolvers/Query.ts';
 import { Suburb } from './resolvers/Suburb.ts';
@@ -11,7 +12,7 @@ export function buildDevelopmentSubgraph(deps: SubgraphDeps): Subgraph<Developme
   return buildSubgraph(
     'development',
     new URL('./schema.graphql', import.meta.url),
-    { Query, Property, Suburb },
+    { Query, Property, Place, Suburb },
     (scope: RequestScope) => ({
       ...scope,
       development: new DevelopmentData(deps, scope),

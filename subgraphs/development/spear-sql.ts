@@ -50,23 +50,28 @@ export const SPEAR_OF_PARCELS = (dataset: string, pfis: string[]) => Prisma.sql`
 
 /**
  * Applications within a radius of a point, nearest first, one row past the limit (an over-full
- * radius is refused). An application touching the lot under the point is at 0 m whatever the
- * radius: its own point may lie on another of its lots.
+ * radius is refused). An application touching a lot under the point (`lots`, the cadastre's
+ * Place.parcel_pfis, read through the graph) is at 0 m whatever the radius: its own point may lie
+ * on another of its lots.
  */
-export const SPEAR_NEAR = (dataset: string, lng: number, lat: number, radiusM: number, box: BBox, limit: number) =>
-  Prisma.sql`
+export const SPEAR_NEAR = (
+  dataset: string,
+  lng: number,
+  lat: number,
+  radiusM: number,
+  box: BBox,
+  limit: number,
+  lots: string[],
+) => Prisma.sql`
   SELECT 0 AS i, ${freshness(dataset)} AS freshness,
     coalesce((SELECT json_agg(f) FROM (
       SELECT ${COLUMNS},
-        CASE WHEN s.parcel_pfis && p.lots THEN 0 ELSE ST_Distance(s.geom::geography, p.pt::geography) END AS distance_m
-      FROM development.spear_application s,
-        (SELECT pt, coalesce((SELECT array_agg(c.parcel_pfi) FROM cadastre.parcel c
-           WHERE c.dataset = ${dataset} AND c.state = 'VIC' AND c.geom && pt AND ST_Intersects(c.geom, pt)), '{}') AS lots
-         FROM (SELECT ST_SetSRID(ST_MakePoint(${lng}, ${lat}), 4326) AS pt) q) p
+        CASE WHEN s.parcel_pfis && ${lots}::text[] THEN 0 ELSE ST_Distance(s.geom::geography, p.pt::geography) END AS distance_m
+      FROM development.spear_application s, (SELECT ST_SetSRID(ST_MakePoint(${lng}, ${lat}), 4326) AS pt) p
       WHERE s.dataset = ${dataset}
         AND ((s.geom && ST_MakeEnvelope(${box.west}, ${box.south}, ${box.east}, ${box.north}, 4326)
             AND ST_DWithin(s.geom::geography, p.pt::geography, ${radiusM}))
-          OR s.parcel_pfis && p.lots)
+          OR s.parcel_pfis && ${lots}::text[])
       ORDER BY distance_m, s.lodged_date DESC NULLS LAST, s.spear_reference
       LIMIT ${limit + 1}) f), '[]'::json) AS features`;
 

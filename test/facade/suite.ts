@@ -444,6 +444,54 @@ export function facadeSuite(mode: string, target: () => Promise<FacadeTarget>): 
       });
     });
 
+    describe('GET /api/spear/nearby', () => {
+      // the lots under the point come from the cadastre subgraph (Place.parcel_pfis, @requires):
+      // in the distributed mode that is the cadastre process's answer, sent on to the development's
+      it('counts an application touching the lot under the point at 0 m though its own point is on another lot, by point and by parcel', async () => {
+        const [spot] = await db.query<{ reference: string; pfi: string; lat: number; lng: number }>(
+          `SELECT s.spear_reference AS reference, c.parcel_pfi AS pfi,
+                  ST_Y(ST_PointOnSurface(c.geom)) AS lat, ST_X(ST_PointOnSurface(c.geom)) AS lng
+           FROM development.spear_application s
+           JOIN cadastre.parcel c ON c.dataset = s.dataset AND c.state = 'VIC'
+             AND c.parcel_pfi = s.parcel_pfis[cardinality(s.parcel_pfis)]
+           WHERE s.dataset = 'sandbox' AND cardinality(s.parcel_pfis) >= 2 AND NOT ST_Intersects(c.geom, s.geom)
+             AND ST_Distance(s.geom::geography, ST_PointOnSurface(c.geom)::geography) > 1
+           ORDER BY s.spear_reference LIMIT 1`,
+        );
+        expect(spot).toBeDefined();
+        const byPoint = await get('/api/spear/nearby')
+          .query({ lat: String(spot!.lat), lng: String(spot!.lng), radius_m: '1' })
+          .expect(200);
+        expect(byPoint.body).toMatchObject({ success: true, status: 'ok', query: { state: 'VIC', radius_m: 1 } });
+        const hit = (byPoint.body.data as Array<{ spear_reference: string; distance_m: number }>).find(
+          (a) => a.spear_reference === spot!.reference,
+        );
+        expect(hit?.distance_m).toBe(0);
+        expect(byPoint.headers['x-service-attribution']).toBe(byPoint.body.attribution);
+        const byParcel = await get('/api/spear/nearby')
+          .query({ pfi: spot!.pfi, state: 'VIC', radius_m: '1' })
+          .expect(200);
+        expect(byParcel.body.property).toEqual({
+          parcel_pfi: spot!.pfi,
+          state: 'VIC',
+          location: { lat: spot!.lat, lng: spot!.lng },
+        });
+        expect(byParcel.body.data).toEqual(byPoint.body.data);
+      });
+
+      it('answers not_covered in NSW, 404 for an unknown parcel and 400 for a radius over 2000 m', async () => {
+        const nsw = await get('/api/spear/nearby')
+          .query({ lat: String(f.nswParcel.lat), lng: String(f.nswParcel.lng) })
+          .expect(200);
+        expect(nsw.body).toMatchObject({ status: 'not_covered', query: { state: 'NSW' }, count: 0, data: [] });
+        const unknown = await get('/api/spear/nearby').query({ pfi: 'NOPE999', state: 'VIC' }).expect(404);
+        expect(unknown.body).toMatchObject({ success: false, error: 'No parcel with PFI NOPE999 in VIC.' });
+        await get('/api/spear/nearby')
+          .query({ lat: String(f.vicParcel.lat), lng: String(f.vicParcel.lng), radius_m: '2001' })
+          .expect(400);
+      });
+    });
+
     describe('GraphQL at /graphql', () => {
       it('serves the composed graph with the same data as the REST facade', async () => {
         const res = await request(app)

@@ -110,6 +110,12 @@ export const Query: QueryResolvers<CadastreContext> = {
     return cadastreLayer({ parcel_pfi: parcel_pfi.trim(), state: assertState(state), location: null }, ctx);
   },
   propertyAt: (_parent, { lat, lng, state }, ctx) => propertyAt(lat, lng, state, ctx),
+  placeAt(_parent, { lat, lng, state }) {
+    assertPoint(lat, lng);
+    return { lat, lng, state: assertState(state) };
+  },
+  placeOfParcel: (_parent, { parcel_pfi, state }, ctx) =>
+    ctx.cadastre.placeOfParcel({ parcel_pfi: parcel_pfi.trim(), state: assertState(state) }),
   async propertyByParcel(_parent, { parcel_pfi, state }, ctx) {
     const key = { parcel_pfi: parcel_pfi.trim(), state: assertState(state) };
     const resolution = await ctx.cadastre.resolvePfi(key);

@@ -3,7 +3,7 @@ import { layerEmpty, layerOk } from '../../../core/layer.ts';
 import type { Provenance } from '../../../core/layer.ts';
 import { DEFAULT_SPEAR_RADIUS_M, MAX_SPEAR_RADIUS_M, MAX_SPEAR_RESULTS } from '../../../core/limits.ts';
 import { assertBBox, assertPoint, assertState } from '../../../core/validate.ts';
-import type { DevelopmentContext, SpearListModel } from '../data.ts';
+import type { DevelopmentContext, PlaceEntity, SpearListModel } from '../data.ts';
 import type { SpearFound, SpearRow } from '../spear-sql.ts';
 import type { Judged } from './layers.ts';
 import { guarded } from './layers.ts';
@@ -52,39 +52,39 @@ async function list(judged: Promise<Judged<SpearRow[]>>, tooMany: string): Promi
   return { ...rest, applications };
 }
 
-export const spearQuery = {
-  async spearApplicationsNear(
-    _parent: unknown,
-    args: { lat: number; lng: number; state: string; radius_m?: number | null },
-    ctx: DevelopmentContext,
-  ): Promise<SpearListModel> {
-    assertPoint(args.lat, args.lng);
-    const state = assertState(args.state);
-    const radius = args.radius_m ?? DEFAULT_SPEAR_RADIUS_M;
-    if (!Number.isFinite(radius) || radius <= 0 || radius > MAX_SPEAR_RADIUS_M) {
-      throw badRequest(
-        `radius_m must be more than 0 and at most ${MAX_SPEAR_RADIUS_M} metres.`,
-        'Ask a smaller circle.',
-      );
-    }
-    return list(
-      judgeSpear(
-        ctx,
-        state,
-        () =>
-          ctx.development.spearNear(
-            args.lng,
-            args.lat,
-            radius,
-            boxAround(args.lng, args.lat, radius),
-            MAX_SPEAR_RESULTS,
-          ),
-        `No SPEAR application is recorded within ${radius} m of this point.`,
-      ),
-      `More than ${MAX_SPEAR_RESULTS} SPEAR applications lie within ${radius} m of this point.`,
-    );
-  },
+/**
+ * Place.spear_applications_near: the applications within the radius of the place's point, and
+ * those touching a parcel under it (the cadastre's Place.parcel_pfis, required through the graph)
+ * at 0 m whatever the radius.
+ */
+export async function spearApplicationsNear(
+  place: PlaceEntity,
+  radiusM: number | null | undefined,
+  ctx: DevelopmentContext,
+): Promise<SpearListModel> {
+  assertPoint(place.lat, place.lng);
+  const state = assertState(place.state);
+  const radius = radiusM ?? DEFAULT_SPEAR_RADIUS_M;
+  if (!Number.isFinite(radius) || radius <= 0 || radius > MAX_SPEAR_RADIUS_M) {
+    throw badRequest(`radius_m must be more than 0 and at most ${MAX_SPEAR_RADIUS_M} metres.`, 'Ask a smaller circle.');
+  }
+  const { lat, lng, parcel_pfis: lots } = place;
+  return list(
+    judgeSpear(
+      ctx,
+      state,
+      async () => {
+        // the cadastre could not read the parcels under the point: the layer fails, as when it read them itself
+        if (!lots) throw new Error('The cadastre did not give the parcels under the point.');
+        return ctx.development.spearNear(lng, lat, radius, boxAround(lng, lat, radius), MAX_SPEAR_RESULTS, lots);
+      },
+      `No SPEAR application is recorded within ${radius} m of this point.`,
+    ),
+    `More than ${MAX_SPEAR_RESULTS} SPEAR applications lie within ${radius} m of this point.`,
+  );
+}
 
+export const spearQuery = {
   async spearApplicationsInBBox(
     _parent: unknown,
     args: { bbox: { west: number; south: number; east: number; north: number }; state: string },
