@@ -186,15 +186,65 @@ export type FeedFilter = {
   after: { at: string; id: string } | null;
 };
 
+/** The grid levels of migration 0028: cells of 1/n degree, `cell_<n>` of each application (n a power of two). */
+export const FEED_CELL_LEVELS = [64, 16, 4, 1] as const;
+export type FeedCellLevel = (typeof FEED_CELL_LEVELS)[number];
+/** A cell's number: x * CELL_ROW + y (migration 0028). */
+const CELL_ROW = 16384;
 /**
- * How many rows of the feed (after the cursor and `updated_since`) a window's page looks through
- * in the feed's own order before it asks the spatial index instead. A window holding 1 in 250 of
- * the feed or more fills its page within them; a sparser one is read from the GiST index, where it
- * holds few rows (fewer than 1 in 250 of those after the cursor). 50,000 balances the two: the
- * ordered walk costs about a twentieth of a table read per row (it reads only the feed index, which
- * carries geom), and the spatial path a table read per row of the window.
+ * How many cells a window's page may merge: the finest level covering the window with at most
+ * this many is used (any window of the feed's 2° limit fits at 1°). Finer cells leave less of the
+ * window's edge to filter, more cells cost a walk of up to a page each.
  */
-export const FEED_WINDOW_WALK = 50_000;
+export const FEED_CELLS_MOST = 16;
+/**
+ * How far a cell on the window's edge is walked in feed order looking for the window's rows before
+ * the GiST index is asked for the rest of them: a cell where the window holds fewer than 1 in 20
+ * of the rows after the cursor (a sliver of a city's cell) is read by its part of the window.
+ */
+export const FEED_WINDOW_WALK = 4_000;
+/**
+ * Cells are chosen for the window widened by this (degrees): `&&` compares boxes rounded outwards
+ * to single precision (up to 2^-16° at these longitudes), so it matches points a hair outside the
+ * window, and the cells must hold those too.
+ */
+const CELL_MARGIN = 1e-4;
+
+/**
+ * One cell of a window's cover: its number, whether it lies wholly inside the window (its rows
+ * need no geometry test), and the part of the window it holds, widened by the margin (where the
+ * GiST index looks for an edge cell's rows).
+ */
+export type FeedCell = { cell: number; inside: boolean; west: number; south: number; east: number; north: number };
+
+/** The cells of the finest level covering a window with at most `most` of them (the coarsest when none does). */
+export function feedCells(b: BBox, most = FEED_CELLS_MOST): { level: FeedCellLevel; cells: FeedCell[] } {
+  const span = (n: number) => {
+    const x0 = Math.floor((b.west - CELL_MARGIN) * n);
+    const x1 = Math.floor((b.east + CELL_MARGIN) * n);
+    const y0 = Math.floor((b.south - CELL_MARGIN) * n);
+    const y1 = Math.floor((b.north + CELL_MARGIN) * n);
+    return { x0, x1, y0, y1, count: (x1 - x0 + 1) * (y1 - y0 + 1) };
+  };
+  const level = FEED_CELL_LEVELS.find((n) => span(n).count <= most) ?? FEED_CELL_LEVELS.at(-1)!;
+  const { x0, x1, y0, y1 } = span(level);
+  const cells: FeedCell[] = [];
+  for (let x = x0; x <= x1; x += 1) {
+    for (let y = y0; y <= y1; y += 1) {
+      // exact: x / level and (x + 1) / level are the edges cell_<level> uses
+      const [w, e, s, n] = [x / level, (x + 1) / level, y / level, (y + 1) / level];
+      cells.push({
+        cell: x * CELL_ROW + y,
+        inside: w >= b.west && e <= b.east && s >= b.south && n <= b.north,
+        west: Math.max(w, b.west) - CELL_MARGIN,
+        south: Math.max(s, b.south) - CELL_MARGIN,
+        east: Math.min(e, b.east) + CELL_MARGIN,
+        north: Math.min(n, b.north) + CELL_MARGIN,
+      });
+    }
+  }
+  return { level, cells };
+}
 
 /**
  * One page of the change feed in the order our copy changed (received_at, then id), one row
@@ -203,14 +253,17 @@ export const FEED_WINDOW_WALK = 50_000;
  * skipped; rows not yet committed are newer than any committed one (the writers serialise on
  * one lock and stamp their rows after taking it), so a page never passes a row it cannot see.
  *
- * The page's ids come from the indexes alone and only those rows are then read from the table
- * (migration 0022: the feed index carries geom). An LGA's page is the head of its own index. A
- * window's page is two parts whose union is, in order, every row of the window after the cursor:
- * the window's rows among the next `walk` rows of the feed (`head`), and, only when
- * those hold too few and the feed goes on past them, the window's rows after the last of them
- * (`rest`, by the GiST index). One statement whatever the window: its prepared plan (the pool
- * names its statements, so PostgreSQL may plan it once for every window) cannot be the wrong
- * one of the two for a dense or a sparse window.
+ * The page's ids come from the indexes alone and only those rows are then read from the table.
+ * An LGA's page is the head of its own index. A window's page merges the feeds of the grid cells
+ * covering it (migration 0028, `feedCells`): the cells partition the window's rows, so the first
+ * limit + 1 rows of the union of each cell's first limit + 1 window rows after the cursor are the
+ * page. A cell wholly inside the window is the head of its index. A cell on the window's edge is
+ * walked in feed order for up to `walk` entries keeping the window's rows (`head`); where those
+ * hold too few and the cell goes on past them (the window holds a sliver of a dense cell), its
+ * window rows after the walk's last entry (`edge`) come from the GiST index over its part of the
+ * window (`rest`). One statement for every window of a level, whatever its density: the pool names
+ * its statements, so PostgreSQL may plan it once for every window, and its plan has no choice to
+ * get wrong (a nested loop over the cells, each an index walk).
  */
 export const FEED_PAGE = (dataset: string, filter: FeedFilter, limit: number, walk = FEED_WINDOW_WALK) => {
   const conditions: Prisma.Sql[] = [Prisma.sql`k.dataset = ${dataset}`];
@@ -232,27 +285,53 @@ export const FEED_PAGE = (dataset: string, filter: FeedFilter, limit: number, wa
   }
   const b = filter.bbox;
   const box = Prisma.sql`ST_MakeEnvelope(${b.west}, ${b.south}, ${b.east}, ${b.north}, 4326)`;
+  const { level, cells } = feedCells(b);
+  // the level names the column and its index: one statement text per level
+  const cell = Prisma.raw(`k.cell_${level}`);
   return Prisma.sql`
-  WITH head AS MATERIALIZED (
-    SELECT h.id FROM (
-      SELECT k.id, k.received_at, k.geom FROM development.application k WHERE ${where}
-      ORDER BY k.received_at, k.id LIMIT ${walk}
+  WITH cell AS MATERIALIZED (
+    -- the envelopes built once here: written into the scans' filters, a generic plan would build
+    -- them again for every row it tests
+    SELECT c.cell, c.inside = 1 AS inside, ${box} AS window,
+      ST_MakeEnvelope(c.west, c.south, c.east, c.north, 4326) AS part
+    FROM unnest(${cells.map((c) => c.cell)}::int[], ${cells.map((c) => (c.inside ? 1 : 0))}::int[],
+      ${cells.map((c) => c.west)}::float8[], ${cells.map((c) => c.south)}::float8[],
+      ${cells.map((c) => c.east)}::float8[], ${cells.map((c) => c.north)}::float8[]) AS c(cell, inside, west, south, east, north)
+  ), head AS MATERIALIZED (
+    SELECT c.cell, h.id, h.received_at FROM cell c CROSS JOIN LATERAL (
+      SELECT w.id, w.received_at FROM (
+        SELECT k.id, k.received_at, k.geom FROM development.application k
+        WHERE ${where} AND ${cell} = c.cell
+        ORDER BY k.received_at, k.id LIMIT ${walk}
+      ) w
+      WHERE c.inside OR w.geom && c.window
+      ORDER BY w.received_at, w.id LIMIT ${limit + 1}
     ) h
-    WHERE h.geom && ${box}
-    ORDER BY h.received_at, h.id LIMIT ${limit + 1}
+  ), found AS MATERIALIZED (
+    SELECT h.cell, count(*) AS n FROM head h GROUP BY h.cell
   ), edge AS MATERIALIZED (
-    SELECT k.received_at, k.id FROM development.application k
-    WHERE (SELECT count(*) FROM head) <= ${limit} AND ${where}
-    ORDER BY k.received_at, k.id OFFSET ${walk - 1} LIMIT 1
+    SELECT c.cell, c.window, c.part, x.received_at, x.id
+    FROM cell c CROSS JOIN LATERAL (
+      SELECT k.received_at, k.id FROM development.application k
+      WHERE ${where} AND ${cell} = c.cell
+      ORDER BY k.received_at, k.id OFFSET ${walk - 1} LIMIT 1
+    ) x
+    WHERE coalesce((SELECT f.n FROM found f WHERE f.cell = c.cell), 0) <= ${limit}
   ), rest AS (
-    -- edge as a one-time condition: joined as a table, the planner may walk the feed first and
-    -- find edge empty for each of its rows
-    SELECT k.id FROM development.application k
-    WHERE EXISTS (SELECT 1 FROM edge) AND ${where} AND k.geom && ${box}
-      AND (k.received_at, k.id) > ((SELECT e.received_at FROM edge e), (SELECT e.id FROM edge e))
-    ORDER BY k.received_at, k.id LIMIT ${limit + 1}
+    SELECT r.id, r.received_at FROM edge e CROSS JOIN LATERAL (
+      SELECT g.id, g.received_at FROM (
+        -- OFFSET 0 keeps the keyset out of this scan: the cell's part of the window is read by the
+        -- GiST index, never by the cell's feed index filtered (the walk that already fell short)
+        SELECT k.id, k.received_at, k.geom, ${cell} AS cell FROM development.application k
+        WHERE k.dataset = ${dataset} AND k.geom && e.part
+        OFFSET 0
+      ) g
+      WHERE g.cell = e.cell AND g.geom && e.window AND (g.received_at, g.id) > (e.received_at, e.id)
+      ORDER BY g.received_at, g.id LIMIT ${limit + 1}
+    ) r
   )
-  ${read(Prisma.sql`SELECT id FROM head UNION ALL SELECT id FROM rest`)}`;
+  ${read(Prisma.sql`SELECT id FROM (SELECT id, received_at FROM head UNION ALL SELECT id, received_at FROM rest
+      ORDER BY received_at, id LIMIT ${limit + 1}) merged`)}`;
 };
 
 export type SuburbApplicationCountsRow = {
