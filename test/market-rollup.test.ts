@@ -1,8 +1,12 @@
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRuntime } from '../app/runtime.ts';
 import type { Database } from '../core/db.ts';
+import { openDatabase } from '../core/db.ts';
+import { createApp } from '../rest-facade/app.ts';
 import type { MarketKey } from './support/market-oracle.ts';
 import { oracleMarkets, rolledUpMarkets } from './support/market-oracle.ts';
-import { testRuntime } from './support/runtime.ts';
+import { createTestKey, testConfig, testRuntime } from './support/runtime.ts';
 
 /*
  * The market trends read their sales figures from a rollup (migration 0027) that the writers of
@@ -138,5 +142,44 @@ describe('the market sales rollup', () => {
       [DATASET],
     );
     expect(Number(left[0]!.n)).toBe(0);
+  });
+
+  it('serves /api/suburb-trends from the rollup: no statement reads the sales, the G-NAF locality folded with the pipeline counts', async () => {
+    const statements: string[] = [];
+    const recorded = await openDatabase(testConfig(), { onQuery: (sql) => statements.push(sql.replace(/\s+/g, ' ')) });
+    const runtime = await startRuntime(testConfig(), { db: recorded, prepare: false });
+    try {
+      const app = createApp(runtime);
+      const key = await createTestKey(runtime, { scopes: ['locality.suburb'] });
+      const [sold] = await db.query<{ state: string; suburb: string }>(
+        `SELECT state, upper(locality) AS suburb FROM market.sale WHERE dataset = 'sandbox' AND locality IS NOT NULL
+         ORDER BY source_record_id LIMIT 1`,
+      );
+      const data = async (path: string) => {
+        await request(app).get(path).set('Authorization', `Bearer ${key}`); // the credits and the key cached
+        statements.length = 0;
+        const res = await request(app).get(path).set('Authorization', `Bearer ${key}`);
+        const own = statements.filter((sql) => !/"platform"\./.test(sql));
+        return { status: res.status, own };
+      };
+      const base = `/api/suburb-trends/${sold!.state}/${encodeURIComponent(sold!.suburb)}`;
+      const full = await data(base);
+      expect(full.status).toBe(200);
+      // the address, development and supply statements folded into one, then the market's
+      expect(full.own).toHaveLength(2);
+      expect(full.own[0]).toMatch(/FROM address\.locality l/);
+      expect(full.own[0]).toMatch(/FROM development\.application/);
+      expect(full.own[1]).toMatch(/FROM market\.sale_suburb_quarter q/);
+      for (const path of [base, `${base}/prices`, `${base}/rents`, '/api/suburb-trends/NSW/NOWHERESVILLE']) {
+        const { own } = await data(path);
+        expect(own.length, path).toBeLessThanOrEqual(2);
+        expect(
+          own.filter((sql) => /market\.sale s\b/.test(sql)),
+          path,
+        ).toEqual([]);
+      }
+    } finally {
+      await runtime.close();
+    }
   });
 });
