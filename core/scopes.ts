@@ -280,7 +280,6 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   // the sales recorded of the property itself: dossier records like every sale
   'Property.sales': ['dossier.read'],
   'Query.propertySales': ['dossier.read'],
-  'Query.suburbMarket': ['locality.read', 'locality.suburb'],
   'Query.suburbAnalyticsBundle': ['suburb-analytics.read'],
   'Query.suburbAnalyticsList': ['suburb-analytics.read'],
   'Query.suburbAnalyticsTimeseries': ['suburb-analytics.read'],
@@ -301,6 +300,9 @@ export const FIELD_SCOPES: Record<string, readonly Grant[]> = {
   'Suburb.supply_pipeline': ['locality.read', 'locality.suburb'],
   'Suburb.development_pipeline': ['locality.read', 'locality.suburb'],
   'Suburb.land_supply_pipeline': ['locality.read', 'locality.suburb'],
+  // the suburb's market trends (market; /api/suburb-trends/*) and the G-NAF locality they require of the address layer
+  'Suburb.market_trends': ['locality.read', 'locality.suburb'],
+  'Suburb.gnaf_locality': ['locality.read', 'locality.suburb'],
 };
 
 /**
@@ -321,7 +323,7 @@ export const OPEN_FIELDS: readonly string[] = [
  * Property, which would make them a way round the table.
  */
 export const SCOPED_BY_PARENT: readonly string[] = [
-  // market (Property.market_trends, Property.comparable_sales, Query.propertySales, Query.suburbMarket)
+  // market (Property.market_trends, Property.comparable_sales, Query.propertySales, Suburb.market_trends)
   'ApprovalPoint',
   'ComparableSale',
   'ComparableSales',
@@ -346,6 +348,7 @@ export const SCOPED_BY_PARENT: readonly string[] = [
   'Suburb',
   'SalBoundary',
   'SuburbAddressHull',
+  'SuburbLocality',
   'SuburbApplicationCounts',
   'SuburbLotCounts',
   'Address',

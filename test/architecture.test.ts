@@ -153,12 +153,6 @@ const CROSS_SCHEMA_ALLOWED: ReadonlyArray<{
     kind: 'batch',
     why: "every suburb of a state with its postcode, and the pipeline counts the bundle's market section carries",
   },
-  {
-    file: 'subgraphs/market/sql.ts',
-    schemas: ['address'],
-    kind: 'request path: to move',
-    why: "SUBURB_MARKETS reads address.locality (a suburb's postcode where no sale names one, and whether the locality is known: the 404); docs/notes-p8-ownership.md",
-  },
 ];
 
 /**

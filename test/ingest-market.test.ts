@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import type { Database } from '../core/db.ts';
 import { SUBURB_MARKETS, type SuburbMarketRow } from '../subgraphs/market/sql.ts';
 import { ingestSa2Names } from '../cli/ingest/abs-sa2-names.ts';
 import { suburbMarket } from '../subgraphs/market/trends.ts';
+import { oracleMarkets, rolledUpMarkets } from './support/market-oracle.ts';
 import { type TestRuntime, testRuntime } from './support/runtime.ts';
 
 /*
@@ -234,6 +235,35 @@ describe('market ingests', () => {
     expect(await read()).toEqual(matched);
   });
 
+  it('moves the market trends with the ingest: its sales are in the rollup the moment its transaction commits', async () => {
+    const keys = [{ state: 'NSW', suburb: 'CESSNOCK', postcode: null }];
+    const before = await rolledUpMarkets(db, DATASET, keys);
+    expect(before).toEqual(await oracleMarkets(db, DATASET, keys));
+    // the sample's newest sale is 2016-11-25: its latest full quarter ends 2016-09-30
+    expect(before[0]!.end).toBe('2016-09-30');
+    // the next week's file: one more Cessnock house, sold on the last day of the year
+    const week = join(dir, 'psi-20170109');
+    mkdirSync(week);
+    writeFileSync(
+      join(week, '20170109-B.txt'),
+      'B;001;9999001;1;20170109 01:00;;;1;VIEW ST;CESSNOCK;2325;600;M;20161231;20170120;480000;R3;R;RESIDENCE;;MAA;;0;AM99999;\n',
+    );
+    writeFileSync(join(week, '20170109-C.txt'), 'C;001;9999001;1;20170109 01:00;1/1/999999;\n');
+    await ingestNswSales(db, { file: week, dataset: DATASET, snapshot: 'psi-20170109', progress: quiet() });
+    const after = await rolledUpMarkets(db, DATASET, keys);
+    expect(after).toEqual(await oracleMarkets(db, DATASET, keys));
+    expect(after[0]!.end).toBe('2016-12-31');
+    const q4 = (row: (typeof after)[number]) =>
+      row.quarters.find((q) => q.property_type === 'house' && q.quarter === '2016-10-01')?.sales ?? 0;
+    expect(q4(after[0]!)).toBe(q4(before[0]!) + 1);
+    // the trailing year now ends with that quarter (the sample's sales are all of it), the new sale in it
+    const year = (row: (typeof after)[number]) => row.windows.find((w) => w.property_type === 'house' && w.k === 0);
+    expect(year(before[0]!)).toBeUndefined();
+    expect(year(after[0]!)!.sales).toBe(q4(after[0]!));
+    const market = suburbMarket({ ...after[0]!, state: 'NSW', suburb: 'CESSNOCK' });
+    expect(market.latest_quarter).toBe('2016-Q4');
+  });
+
   it('reads a weekly zip and a zip inside a zip, with A and Z records', () => {
     const week = [
       'A;RTSALEDATA;001;20170102 01:00;VALNET;',
@@ -339,7 +369,7 @@ describe('market ingests', () => {
        GROUP BY bedrooms ORDER BY bedrooms`,
     );
     expect(byHand.map((r) => r.bedrooms)).toEqual(['2', '3', '4']);
-    const [row] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], ['2325'], 5));
+    const [row] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], ['2325'], [null], 5));
     const market = suburbMarket({ ...row!, state: 'NSW', suburb: 'CESSNOCK', end: '2024-03-31' });
     const house = market.summary.find((s) => s.property_type === 'house')!;
     expect(house.median_weekly_rent).toBe(hand!.median);
@@ -497,7 +527,9 @@ describe('market ingests', () => {
       await prepareAbsApprovalsIngest({ file: codeOnly, dataset: DATASET, snapshot: 'ba-codes' }),
     );
     const market = async () => {
-      const [row] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['HEDDON GRETA'], ['2321'], 5));
+      const [row] = await db.sql<SuburbMarketRow>(
+        SUBURB_MARKETS(DATASET, ['NSW'], ['HEDDON GRETA'], ['2321'], [null], 5),
+      );
       return suburbMarket({ ...row!, state: 'NSW', suburb: 'HEDDON GRETA', end: '2024-06-30' });
     };
     // a code alone names no suburb
@@ -518,7 +550,7 @@ describe('market ingests', () => {
       db,
       await prepareAbsApprovalsIngest({ file: join(FIXTURES, 'abs-ba-sa2-labelled.csv'), dataset: DATASET }),
     );
-    const [cessnock] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], [null], 5));
+    const [cessnock] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], [null], [null], 5));
     expect(new Set(cessnock!.approvals.map((a) => a.sa2_name))).toEqual(new Set(['Cessnock']));
     // a rerun replaces names, and a file without the columns is refused naming them
     expect(

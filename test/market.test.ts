@@ -167,11 +167,11 @@ describe('market', () => {
         },
       ]);
       const graph = await graphql(
-        `{ suburbMarket(state: "TAS", suburb: "${TAS}", property_type: "unit") { data { rents { period dwelling_type bedrooms median_weekly_rent } } } }`,
+        `{ suburbByName(state: "TAS", name: "${TAS}") { market_trends(property_type: "unit") { data { rents { period dwelling_type bedrooms median_weekly_rent } } } } }`,
         live,
       );
       expect(graph.body.errors).toBeUndefined();
-      expect(graph.body.data.suburbMarket.data.rents).toEqual([
+      expect(graph.body.data.suburbByName.market_trends.data.rents).toEqual([
         { period: '2025-Q1', dwelling_type: 'unit', bedrooms: '1', median_weekly_rent: 410 },
         { period: '2025-Q1', dwelling_type: 'unit', bedrooms: '10', median_weekly_rent: 900 },
       ]);
@@ -207,12 +207,12 @@ describe('market', () => {
   });
 
   it('the graph answers a sandbox suburb market with series, growth and yields', async () => {
-    const res =
-      await graphql(`{ suburbMarket(state: "NSW", suburb: "${nsw.locality.toLowerCase()}") { status known attribution license
+    const res = await graphql(`{ suburbByName(state: "NSW", name: "${nsw.locality.toLowerCase()}") {
+      market_trends { status known attribution license
       data { suburb latest_quarter summary { property_type median_price_12m growth_5y_pct median_weekly_rent gross_yield_pct }
-        quarters { period property_type median_price sales median_weekly_rent } sa2_code approvals { period value } } } }`);
+        quarters { period property_type median_price sales median_weekly_rent } sa2_code approvals { period value } } } } }`);
     expect(res.body.errors).toBeUndefined();
-    const layer = res.body.data.suburbMarket;
+    const layer = res.body.data.suburbByName.market_trends;
     expect(layer).toMatchObject({ status: 'ok', known: true });
     expect(layer.data.suburb).toBe(nsw.locality);
     expect(layer.attribution).toMatch(/synthetic demo data/);
@@ -557,7 +557,7 @@ describe('market trends of a batch of properties', () => {
             __typename: 'Property',
             parcel_pfi: p.parcel_pfi,
             state: p.state,
-            address: { data: { locality: p.locality, postcode: p.postcode } },
+            address: { data: { locality: p.locality, postcode: p.postcode, locality_postcode: null } },
           })),
         },
         contextValue: subgraph.createContext({ dataset: 'sandbox', requestId: 'test', scopes: '*' }),
@@ -642,7 +642,7 @@ describe('market trends of a batch of properties', () => {
       await db.exec(`DELETE FROM market.sale WHERE dataset = '${RANK}';
         INSERT INTO market.sale (dataset, source, source_record_id, state, contract_date, price, property_type, locality,
           attribution, license) VALUES ('${RANK}', 'test', 'q', 'TAS', DATE '${newest}', 1, 'house', 'QVILLE', 't', 't')`);
-      const [row] = await db.sql<{ end: string | null }>(SUBURB_MARKETS(RANK, ['TAS'], ['QVILLE'], [null], 5));
+      const [row] = await db.sql<{ end: string | null }>(SUBURB_MARKETS(RANK, ['TAS'], ['QVILLE'], [null], [null], 5));
       expect(row!.end, newest).toBe(latestFullQuarterEnd(newest));
     }
     await db.exec(`DELETE FROM market.sale WHERE dataset = '${RANK}'`);

@@ -131,4 +131,4 @@ ON CONFLICT (dataset, sa2_code) DO UPDATE SET sa2_name = EXCLUDED.sa2_name, stat
   asgs_edition = EXCLUDED.asgs_edition, attribution = EXCLUDED.attribution, license = EXCLUDED.license`;
 
 export const ANALYZE_MARKET_TABLES =
-  'ANALYZE market.sale, market.bond_lodgement, market.rent_bond, market.building_approval';
+  'ANALYZE market.sale, market.sale_suburb_quarter, market.sale_suburb, market.sale_state, market.bond_lodgement, market.rent_bond, market.building_approval';

@@ -750,5 +750,5 @@ export const ANALYZE_TABLES = `ANALYZE address.authority_code, address.state, ad
   hazards.overlay, hazards.contamination_site, hazards.vegetation, hazards.coverage,
   development.application, development.spear_application,
   supply.estate, supply.lot, supply.lot_snapshot, supply.weekly_rollup, census.boundary, census.profile,
-  market.sale, market.rent_bond, market.building_approval,
+  market.sale, market.sale_suburb_quarter, market.sale_suburb, market.sale_state, market.rent_bond, market.building_approval,
   amenities.amenity, amenities.walk_node, amenities.walk_edge, amenities.coverage`;

@@ -343,15 +343,31 @@ const suburbQuery = z.object({
   property_type: typeParam,
 });
 
-/** The suburb's market through the graph; 404 for a suburb the data does not know. */
+type Pipeline = Header & { data: Record<string, number> | null };
+
+const TRENDS = `market_trends(property_type: $type) { ${MARKET_LAYER_FIELDS} known data { ${SUBURB_MARKET_FIELDS} } }`;
+const SUBURB_TRENDS = `query SuburbTrends($state: String!, $suburb: String!, $type: String) {
+  suburbByName(state: $state, name: $suburb) { ${TRENDS} } }`;
+// the market's pipeline over the development and supply subgraphs' counts, beside the trends: the
+// planner asks the address, development and supply subgraphs in the same turn, one folded statement
+const SUBURB_TRENDS_AND_PIPELINE = `query SuburbTrendsAndPipeline($state: String!, $suburb: String!, $type: String) {
+  suburbByName(state: $state, name: $suburb) { ${TRENDS}
+    supply_pipeline { ${MARKET_LAYER_FIELDS} data { ${PIPELINE_FIELDS} } } } }`;
+
+/**
+ * The suburb's market (and its supply pipeline, where asked) through the graph's Suburb entity,
+ * whose G-NAF locality the address subgraph gives the trends; 404 for a suburb the data does not know.
+ */
 async function suburbMarket(
   q: z.output<typeof suburbQuery>,
   ctx: Parameters<(typeof propertySales)['handle']>[1],
-): Promise<SuburbLayer> {
-  const { suburbMarket: a } = unwrap(
-    await ctx.graph.execute<{ suburbMarket: SuburbLayer }>(
-      `query SuburbTrends($state: String!, $suburb: String!, $type: String) {
-        suburbMarket(state: $state, suburb: $suburb, property_type: $type) { ${MARKET_LAYER_FIELDS} known data { ${SUBURB_MARKET_FIELDS} } } }`,
+  pipeline = false,
+): Promise<{ a: SuburbLayer; p: Pipeline | null }> {
+  const {
+    suburbByName: { market_trends: a, supply_pipeline: p },
+  } = unwrap(
+    await ctx.graph.execute<{ suburbByName: { market_trends: SuburbLayer; supply_pipeline?: Pipeline } }>(
+      pipeline ? SUBURB_TRENDS_AND_PIPELINE : SUBURB_TRENDS,
       { state: q.state, suburb: q.suburb, type: q.property_type ?? null },
       ctx.scope,
     ),
@@ -363,7 +379,7 @@ async function suburbMarket(
       'Spell the suburb as G-NAF names its locality (spaces URL-encoded), with its state.',
     );
   }
-  return a;
+  return { a, p: p ?? null };
 }
 
 const suburbEcho = (q: z.output<typeof suburbQuery>) => ({
@@ -382,19 +398,8 @@ export const suburbTrends = defineRoute({
   query: suburbQuery,
   errorStyle: 'envelope',
   async handle(q, ctx) {
-    const a = await suburbMarket(q, ctx);
-    type Pipeline = Header & { data: Record<string, number> | null };
-    // the market's pipeline over the development and supply subgraphs' counts, on the Suburb entity
-    const {
-      suburbByName: { supply_pipeline: p },
-    } = unwrap(
-      await ctx.graph.execute<{ suburbByName: { supply_pipeline: Pipeline } }>(
-        `query SuburbPipeline($state: String!, $suburb: String!) {
-          suburbByName(state: $state, name: $suburb) { supply_pipeline { ${MARKET_LAYER_FIELDS} data { ${PIPELINE_FIELDS} } } } }`,
-        { state: q.state, suburb: q.suburb },
-        ctx.scope,
-      ),
-    );
+    const { a, p } = await suburbMarket(q, ctx, true);
+    if (!p) throw new Error('the supply pipeline did not come back with the trends');
     const d = a.data;
     const answer = body(
       a,
@@ -443,7 +448,7 @@ export const suburbTrendPrices = defineRoute({
   query: suburbQuery,
   errorStyle: 'envelope',
   async handle(q, ctx) {
-    const a = await suburbMarket(q, ctx);
+    const { a } = await suburbMarket(q, ctx);
     const series = (a.data?.quarters ?? [])
       .filter((p) => p.sales > 0)
       .map((p) => ({ period: p.period, property_type: p.property_type, median_price: p.median_price, sales: p.sales }));
@@ -470,7 +475,7 @@ export const suburbTrendRents = defineRoute({
   query: suburbQuery,
   errorStyle: 'envelope',
   async handle(q, ctx) {
-    const a = await suburbMarket(q, ctx);
+    const { a } = await suburbMarket(q, ctx);
     const series = (a.data?.quarters ?? [])
       .filter((p) => p.median_weekly_rent !== null || p.new_bonds !== null)
       .map((p) => ({

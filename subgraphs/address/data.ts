@@ -11,12 +11,13 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { ScoredMatch, StageRunner } from './matching/match.ts';
 import type { ParsedAddress } from './matching/types.ts';
 import { AddressMatcher, LocalityDirectory } from './matching/match.ts';
-import type { AddressRow, SuburbHullRow } from './sql.ts';
+import type { AddressRow, SuburbHullRow, SuburbLocalityRow } from './sql.ts';
 import {
   ADDRESSES_BY_GNAF_PID,
   ADDRESSES_ON_PARCEL,
   PRINCIPAL_ADDRESS_BY_PARCEL,
   SUBURB_ADDRESS_HULLS,
+  SUBURB_LOCALITIES,
 } from './sql.ts';
 
 export type ParcelKey = { state: string; parcel_pfi: string };
@@ -24,6 +25,8 @@ export type ParcelKey = { state: string; parcel_pfi: string };
 export type SuburbEntity = { state: string; name: string };
 /** The hull of a suburb's address points (GeoJSON text) and how many addresses it is drawn round. */
 export type SuburbHullModel = { addresses: number; geometry: GeoJSONGeometry };
+/** What G-NAF holds of a suburb's name: whether a locality of the state is so named, and its postcode. */
+export type SuburbLocalityModel = { known: boolean; postcode: string | null };
 
 /** How long a dataset's locality names are reused before they are read again. */
 const LOCALITY_TTL_MS = 60_000;
@@ -78,6 +81,7 @@ export class AddressData {
   readonly byGnafPid: DataLoader<string, AddressRow | null>;
   readonly byParcel: DataLoader<ParcelKey, AddressRow | null, string>;
   readonly suburbHull: DataLoader<SuburbEntity, SuburbHullModel | null, string>;
+  readonly suburbLocality: DataLoader<SuburbEntity, SuburbLocalityModel, string>;
 
   constructor(
     private readonly deps: SubgraphDeps,
@@ -120,6 +124,28 @@ export class AddressData {
         return keys.map((_k, i) => {
           const row = byIndex.get(i);
           return row?.hull ? { addresses: row.addresses, geometry: JSON.parse(row.hull) as GeoJSONGeometry } : null;
+        });
+      },
+      { cacheKeyFn: (k) => `${k.state}:${k.name}` },
+    );
+    // every suburb of a request in one statement (Suburb.gnaf_locality, read by the market trends
+    // through @requires), folded with the development and supply counts the planner asks beside it
+    this.suburbLocality = new DataLoader(
+      async (keys) => {
+        const rows = await foldedSql<SuburbLocalityRow>(
+          db,
+          SUBURB_LOCALITIES(
+            scope.dataset,
+            keys.map((k) => k.state),
+            keys.map((k) => k.name),
+          ),
+        );
+        const byIndex = new Map(rows.map((r) => [r.i, r]));
+        return keys.map((k, i) => {
+          const row = byIndex.get(i);
+          return row
+            ? { known: row.known, postcode: row.postcode }
+            : new Error(`No locality row for ${k.name} ${k.state}`);
         });
       },
       { cacheKeyFn: (k) => `${k.state}:${k.name}` },

@@ -10,6 +10,8 @@ export type AddressRow = {
   formatted_address: string;
   locality_name: string;
   postcode: string | null;
+  /** The postcode of the address's G-NAF locality (LOCALITY's own), which the address's may differ from. */
+  locality_postcode: string | null;
   geocode_type: string;
   street_locality_pid: string;
   street_name: string;
@@ -31,7 +33,7 @@ export type AddressRow = {
 
 const ADDRESS_COLUMNS = Prisma.sql`
   a.gnaf_pid, a.parcel_pfi, a.state, ST_Y(a.geom) AS lat, ST_X(a.geom) AS lng,
-  a.formatted_address, l.locality_name, a.postcode, a.geocode_type,
+  a.formatted_address, l.locality_name, a.postcode, l.postcode AS locality_postcode, a.geocode_type,
   s.street_locality_pid, s.street_name, s.street_type_code, s.street_suffix_code,
   a.building_name, a.flat_type_code, a.flat_number, a.flat_number_suffix, a.level_type_code, a.level_number,
   a.number_first, a.number_first_suffix, a.number_last, a.number_last_suffix, a.lot_number, a.legal_parcel_id`;
@@ -86,7 +88,7 @@ const carriesNumber = (n: HouseNumber) =>
  * state and postcode are applied by the matcher, which must see the near misses to rank them.
  */
 export const ADDRESSES_ON_NAMED_STREETS = (dataset: string, streetNames: string[], n: HouseNumber) => Prisma.sql`
-  SELECT ${ADDRESS_COLUMNS}, l.postcode AS locality_postcode, s.street_name AS matched_name
+  SELECT ${ADDRESS_COLUMNS}, s.street_name AS matched_name
   FROM address.street_locality s
   JOIN address.address_detail a ON a.dataset = s.dataset AND a.street_locality_pid = s.street_locality_pid
   JOIN address.locality l ON l.dataset = a.dataset AND l.locality_pid = a.locality_pid
@@ -96,7 +98,7 @@ export const ADDRESSES_ON_NAMED_STREETS = (dataset: string, streetNames: string[
 
 /** The same, through G-NAF's street aliases (an old or alternative name): asked only when no street matched. */
 export const ADDRESSES_ON_STREET_ALIASES = (dataset: string, streetNames: string[], n: HouseNumber) => Prisma.sql`
-  SELECT ${ADDRESS_COLUMNS}, l.postcode AS locality_postcode, sa.street_name AS matched_name
+  SELECT ${ADDRESS_COLUMNS}, sa.street_name AS matched_name
   FROM address.street_locality_alias sa
   JOIN address.street_locality s ON s.dataset = sa.dataset AND s.street_locality_pid = sa.street_locality_pid
   JOIN address.address_detail a ON a.dataset = s.dataset AND a.street_locality_pid = s.street_locality_pid
@@ -147,7 +149,7 @@ export const LOCALITY_NAMES = (dataset: string) => Prisma.sql`
 
 /** The addresses carrying a number (or lot) on given streets: the matcher's second stage for misspelt streets. */
 export const ADDRESSES_ON_STREETS = (dataset: string, streetPids: string[], n: HouseNumber) => Prisma.sql`
-  SELECT ${ADDRESS_COLUMNS}, l.postcode AS locality_postcode, s.street_name AS matched_name
+  SELECT ${ADDRESS_COLUMNS}, s.street_name AS matched_name
   FROM address.address_detail a ${ADDRESS_JOINS}
   WHERE a.dataset = ${dataset} AND a.street_locality_pid = ANY(${streetPids}::text[]) AND a.geom IS NOT NULL
     AND ${carriesNumber(n)}
@@ -186,7 +188,7 @@ export const SUGGESTIONS_BY_PREFIX = (
   LIMIT ${limit}`;
 };
 
-export type MatchCandidateRow = AddressRow & { locality_postcode: string | null; matched_name: string };
+export type MatchCandidateRow = AddressRow & { matched_name: string };
 
 /**
  * Where a bulk selection's addresses are: a locality of a state, a Queensland LGA (named on the
@@ -242,4 +244,23 @@ export const SUBURB_ADDRESS_HULLS = (dataset: string, states: string[], names: s
     JOIN address.address_detail d ON d.dataset = l.dataset AND d.locality_pid = l.locality_pid
     WHERE l.dataset = ${dataset} AND l.state = k.state AND upper(l.locality_name) = k.name
   ) h
+  ORDER BY k.i`;
+
+export type SuburbLocalityRow = { i: number; known: boolean; postcode: string | null };
+
+/**
+ * Per suburb (state and upper-cased locality name, in key order): whether G-NAF holds a locality of
+ * the name in the state, and the postcode of the first of them (by LOCALITY_PID) that has one. The
+ * market's trends read both through the graph (Suburb.gnaf_locality): the postcode its rents are
+ * looked up by where no sale names one, and whether an unknown name is a 404. Int, boolean and text
+ * columns only, so it may be folded (core/folded-sql.ts).
+ */
+export const SUBURB_LOCALITIES = (dataset: string, states: string[], names: string[]) => Prisma.sql`
+  SELECT (k.i - 1)::int AS i,
+    EXISTS (SELECT 1 FROM address.locality l
+      WHERE l.dataset = ${dataset} AND l.state = k.state AND upper(l.locality_name) = k.name) AS known,
+    (SELECT l.postcode FROM address.locality l
+     WHERE l.dataset = ${dataset} AND l.state = k.state AND upper(l.locality_name) = k.name AND l.postcode IS NOT NULL
+     ORDER BY l.locality_pid LIMIT 1) AS postcode
+  FROM unnest(${states}::text[], ${names}::text[]) WITH ORDINALITY AS k(state, name, i)
   ORDER BY k.i`;

@@ -22,8 +22,11 @@ export type MarketProperty = {
   /** The property's G-NAF address, from the address subgraph through @requires; null without one. */
   gnaf_pid: string | null;
   location: { lat: number; lng: number } | null;
-  /** The address's locality and postcode, from the address subgraph through @requires; null without an address. */
-  address: { data: { locality: string; postcode: string | null } | null } | null;
+  /**
+   * The address's locality, its postcode and its G-NAF locality's, from the address subgraph through
+   * @requires; null without an address.
+   */
+  address: { data: { locality: string; postcode: string | null; locality_postcode: string | null } | null } | null;
 };
 
 export type PropertySalesModel = Omit<LayerResult<never>, 'data'> & { sales: SaleRow[] };
@@ -47,8 +50,17 @@ export type MarketTrendsLayerModel = LayerResult<SuburbMarketModel> & { known: b
 /** A property of a batch of sales lookups: its parcel and address, and how many sales are asked for. */
 type PropertySalesKey = { state: string; parcel_pfi: string | null; gnaf_pid: string | null; limit: number };
 
-/** A suburb of a batch: its state, its name as suburbKey has it and the caller's postcode (null: the data's). */
-type SuburbKey = { state: string; suburb: string; postcode: string | null };
+/**
+ * A suburb of a batch: its state, its name as suburbKey has it, the caller's postcode (null: the
+ * data's) and its G-NAF locality's postcode, the last resort (from the address subgraph, through the graph).
+ */
+type SuburbKey = { state: string; suburb: string; postcode: string | null; localityPostcode: string | null };
+
+/**
+ * What the address subgraph's G-NAF says of a suburb's name (Suburb.gnaf_locality, or a property's
+ * own address): whether a locality of the state is so named, and its postcode.
+ */
+export type GnafLocality = { known: boolean; postcode: string | null };
 
 /** What the suburb lookup found: its market, and whether the suburb is known at all. */
 export type SuburbFound = { known: boolean; market: SuburbMarketModel };
@@ -81,13 +93,16 @@ export class MarketData {
             keys.map((k) => k.state),
             keys.map((k) => k.suburb),
             keys.map((k) => k.postcode),
+            keys.map((k) => k.localityPostcode),
             MIN_SALES_PER_QUARTER,
           ),
         );
         const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
         return keys.map((k, i) => byIndex.get(i) ?? new Error(`No market row for ${k.suburb} ${k.state}`));
       },
-      { cacheKeyFn: (k) => `${k.state}\u0000${k.suburb}\u0000${k.postcode ?? ''}` },
+      {
+        cacheKeyFn: (k) => `${k.state}\u0000${k.suburb}\u0000${k.postcode ?? ''}\u0000${k.localityPostcode ?? ''}`,
+      },
     );
     this.salesOfProperty = new DataLoader<PropertySalesKey, SaleRow[], string>(
       async (keys) => {
@@ -164,12 +179,21 @@ export class MarketData {
     );
   }
 
-  /** The market of a suburb: its rows come through the request's batch of suburbs (one statement for all). */
-  suburb(state: string, name: string, postcode: string | null, propertyType: string | null): Promise<SuburbFound> {
-    const key = `${state}|${suburbKey(name)}|${postcode ?? ''}|${propertyType ?? ''}`;
+  /**
+   * The market of a suburb: its rows come through the request's batch of suburbs (one statement for
+   * all); `locality` is what G-NAF holds of its name, which the graph brought.
+   */
+  suburb(
+    state: string,
+    name: string,
+    postcode: string | null,
+    propertyType: string | null,
+    locality: GnafLocality,
+  ): Promise<SuburbFound> {
+    const key = `${state}|${suburbKey(name)}|${postcode ?? ''}|${propertyType ?? ''}|${locality.known}|${locality.postcode ?? ''}`;
     let found = this.markets.get(key);
     if (!found) {
-      found = this.buildSuburb(state, name, postcode, propertyType);
+      found = this.buildSuburb(state, name, postcode, propertyType, locality);
       this.markets.set(key, found);
     }
     return found;
@@ -180,9 +204,10 @@ export class MarketData {
     name: string,
     postcode: string | null,
     propertyType: string | null,
+    locality: GnafLocality,
   ): Promise<SuburbFound> {
     const suburb = suburbKey(name);
-    const row = await this.suburbRows.load({ state, suburb, postcode });
+    const row = await this.suburbRows.load({ state, suburb, postcode, localityPostcode: locality.postcode });
     const market = suburbMarket({
       state,
       suburb,
@@ -195,7 +220,7 @@ export class MarketData {
       propertyType,
     });
     const known =
-      row.known_locality ||
+      locality.known ||
       row.quarters.length > 0 ||
       row.rents.some((r) => r.area_kind === 'suburb') ||
       row.approvals.length > 0;
@@ -209,11 +234,12 @@ export type MarketContext = RequestScope & { market: MarketData };
 
 /**
  * A suburb entity as the graph keys it, with what the owning subgraphs gave it through @requires:
- * the development applications' counts and the land-supply counts.
+ * the development applications' counts, the land-supply counts and its G-NAF locality.
  */
 export type SuburbEntity = {
   state: string;
   name: string;
+  gnaf_locality?: GnafLocality | null;
   development_pipeline?: Pick<
     PipelineRow,
     'das_pending' | 'dwellings_pending' | 'das_approved' | 'dwellings_approved'

@@ -192,7 +192,6 @@ export type SuburbMarketRow = {
   i: number;
   /** The caller's postcode, else the one most of its sales carry, else its G-NAF locality's. */
   postcode: string | null;
-  known_locality: boolean;
   /** The end of the state's latest full quarter (YYYY-MM-DD); null when the state holds no dated sale. */
   end: string | null;
   quarters: Array<{ property_type: string; quarter: string; sales: number; median_price: number | null }>;
@@ -203,79 +202,62 @@ export type SuburbMarketRow = {
 
 /**
  * Everything the market trends of a batch of suburbs are built from, in one statement, one row
- * per key (state, suburb as suburbKey has it, the caller's postcode or null), by its index:
+ * per key (state, suburb as suburbKey has it, the caller's postcode or null, the postcode of its
+ * G-NAF locality as the address subgraph gave it, or null), by its index. The sales figures come
+ * from their rollup (migration 0027: market.sale_suburb_quarter, sale_suburb, sale_state, kept by
+ * the writers' own transactions), not from the sales:
  * - the postcode: the caller's, else the one most of the suburb's sales carry, else its G-NAF locality's;
  * - the end of the state's latest full quarter: the newest sale date of the state where it is the
  *   last day of its quarter, else the day before its quarter (trends.ts latestFullQuarterEnd);
  * - quarterly sale counts and medians per type (a median only from `min` sales up);
  * - trailing-year windows per type: k = 0 is the year to the end, k = 1, 3, 5 the same four
- *   quarters k years earlier;
+ *   quarters k years earlier: each the rollup's year to the quarter that ends k years before the end;
  * - quarterly rents and bonds per dwelling type and bedroom count ('all' rows the totals), by the
  *   suburb's name or its postcode;
- * (newest and kp are MATERIALIZED: each state's newest sale and each suburb's postcode worked out once,
- * not again in every subquery that reads them. The quarters truncate a timestamp, not the timestamptz a
- * bare date would become, which spares a time-zone conversion per sale and gives the same day; the
- * windows' bounds are dates worked out once per window (OFFSET 0 keeps them from being inlined into
- * the join's test of every sale), the same midnight bounds the date-minus-interval arithmetic gives.)
  * - dwelling units approved in the suburb's SA2 (the SA2 whose name is the suburb's or starts with
  *   it, "Castle Hill - North"; the name the export carried, else the ASGS name of its code from
  *   market.sa2_name), dwelling units (measure 1), all sectors, summed per quarter.
+ * (kp is MATERIALIZED: each suburb's postcode and end worked out once, not again in every subquery.)
  */
 export const SUBURB_MARKETS = (
   dataset: string,
   states: string[],
   suburbs: string[],
   postcodes: Array<string | null>,
+  localityPostcodes: Array<string | null>,
   min: number,
 ) => Prisma.sql`
   WITH k AS (
-    SELECT (u.i - 1)::int AS i, u.state, u.suburb, u.postcode
-    FROM unnest(${states}::text[], ${suburbs}::text[], ${postcodes}::text[]) WITH ORDINALITY AS u(state, suburb, postcode, i)
-  ), newest AS MATERIALIZED (
-    SELECT st.state, (SELECT max(${SALE_DATE}) FROM market.sale s WHERE s.dataset = ${dataset} AND s.state = st.state) AS d
-    FROM (SELECT DISTINCT k.state FROM k) st
+    SELECT (u.i - 1)::int AS i, u.state, u.suburb, u.postcode, u.locality_postcode
+    FROM unnest(${states}::text[], ${suburbs}::text[], ${postcodes}::text[], ${localityPostcodes}::text[])
+      WITH ORDINALITY AS u(state, suburb, postcode, locality_postcode, i)
   ), ends AS (
-    SELECT n.state, CASE
-      WHEN n.d = (date_trunc('quarter', n.d::timestamp) + interval '3 months' - interval '1 day')::date THEN n.d
-      ELSE (date_trunc('quarter', n.d::timestamp) - interval '1 day')::date END AS d
-    FROM newest n
+    SELECT st.state, CASE
+      WHEN n.newest = (date_trunc('quarter', n.newest::timestamp) + interval '3 months' - interval '1 day')::date THEN n.newest
+      ELSE (date_trunc('quarter', n.newest::timestamp) - interval '1 day')::date END AS d
+    FROM (SELECT DISTINCT k.state FROM k) st
+    LEFT JOIN market.sale_state n ON n.dataset = ${dataset} AND n.state = st.state
   ), kp AS MATERIALIZED (
-    SELECT k.i, k.state, k.suburb, e.d AS end_date,
+    SELECT k.i, k.state, k.suburb, e.d AS end_date, date_trunc('quarter', e.d::timestamp)::date AS end_quarter,
       coalesce(k.postcode,
-        (SELECT mode() WITHIN GROUP (ORDER BY s.postcode) FROM market.sale s
-         WHERE s.dataset = ${dataset} AND s.state = k.state AND upper(s.locality) = k.suburb AND s.postcode IS NOT NULL),
-        (SELECT l.postcode FROM address.locality l
-         WHERE l.dataset = ${dataset} AND l.state = k.state AND upper(l.locality_name) = k.suburb AND l.postcode IS NOT NULL
-         ORDER BY l.locality_pid LIMIT 1)) AS postcode,
-      EXISTS (SELECT 1 FROM address.locality l
-        WHERE l.dataset = ${dataset} AND l.state = k.state AND upper(l.locality_name) = k.suburb) AS known_locality
+        (SELECT p.postcode FROM market.sale_suburb p
+         WHERE p.dataset = ${dataset} AND p.state = k.state AND p.suburb = k.suburb),
+        k.locality_postcode) AS postcode
     FROM k LEFT JOIN ends e ON e.state = k.state
   )
-  SELECT kp.i, kp.postcode, kp.known_locality, kp.end_date::text AS "end",
+  SELECT kp.i, kp.postcode, kp.end_date::text AS "end",
     coalesce((
-      SELECT json_agg(json_build_object('property_type', q.property_type, 'quarter', q.quarter, 'sales', q.sales,
-        'median_price', q.median_price) ORDER BY q.quarter, q.property_type)
-      FROM (
-        SELECT s.property_type, date_trunc('quarter', ${SALE_DATE}::timestamp)::date::text AS quarter, count(*)::int AS sales,
-          CASE WHEN count(*) >= ${min} THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) END AS median_price
-        FROM market.sale s
-        WHERE s.dataset = ${dataset} AND s.state = kp.state AND upper(s.locality) = kp.suburb AND ${SALE_DATE} IS NOT NULL
-        GROUP BY s.property_type, date_trunc('quarter', ${SALE_DATE}::timestamp)
-      ) q
+      SELECT json_agg(json_build_object('property_type', q.property_type, 'quarter', q.quarter::text, 'sales', q.sales,
+        'median_price', CASE WHEN q.sales >= ${min}::int THEN q.median_price END) ORDER BY q.quarter, q.property_type)
+      FROM market.sale_suburb_quarter q
+      WHERE q.dataset = ${dataset} AND q.state = kp.state AND q.suburb = kp.suburb AND q.sales > 0
     ), '[]'::json) AS quarters,
     coalesce((
-      SELECT json_agg(json_build_object('property_type', w.property_type, 'k', w.k, 'sales', w.sales,
-        'median_price', w.median_price) ORDER BY w.property_type, w.k)
-      FROM (
-        SELECT s.property_type, w.k, count(*)::int AS sales, percentile_cont(0.5) WITHIN GROUP (ORDER BY s.price) AS median_price
-        FROM market.sale s
-        JOIN (SELECT w.k, (kp.end_date - make_interval(years => w.k + 1))::date AS after,
-            (kp.end_date - make_interval(years => w.k))::date AS upto
-          FROM unnest(ARRAY[0, 1, 3, 5]) AS w(k) OFFSET 0) w
-          ON ${SALE_DATE} > w.after AND ${SALE_DATE} <= w.upto
-        WHERE kp.end_date IS NOT NULL AND s.dataset = ${dataset} AND s.state = kp.state AND upper(s.locality) = kp.suburb
-        GROUP BY s.property_type, w.k
-      ) w
+      SELECT json_agg(json_build_object('property_type', q.property_type, 'k', w.k, 'sales', q.year_sales,
+        'median_price', q.year_median_price) ORDER BY q.property_type, w.k)
+      FROM unnest(ARRAY[0, 1, 3, 5]) AS w(k)
+      JOIN market.sale_suburb_quarter q ON q.dataset = ${dataset} AND q.state = kp.state AND q.suburb = kp.suburb
+        AND q.quarter = (kp.end_quarter - make_interval(years => w.k))::date
     ), '[]'::json) AS windows,
     coalesce((
       SELECT json_agg(json_build_object('area_kind', r.area_kind, 'dwelling_type', r.dwelling_type,

@@ -6,4 +6,5 @@ export const Suburb: SuburbResolvers<AddressContext> = {
     return { state: reference.state ?? '', name: reference.name ?? '' } satisfies SuburbEntity;
   },
   address_hull: (suburb, _args, ctx) => ctx.address.suburbHull.load({ state: suburb.state, name: suburb.name }),
+  gnaf_locality: (suburb, _args, ctx) => ctx.address.suburbLocality.load({ state: suburb.state, name: suburb.name }),
 };

@@ -46,6 +46,8 @@ export const Property: PropertyResolvers<MarketContext> = {
       locality,
       property.address?.data?.postcode ?? null,
       null,
+      // the address's own G-NAF locality is one of the state's of its name
+      { known: true, postcode: property.address?.data?.locality_postcode ?? null },
     );
     return { ...layer, known: !unknown };
   },

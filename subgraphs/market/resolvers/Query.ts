@@ -11,7 +11,6 @@ import type { MarketContext, PropertySalesModel } from '../data.ts';
 import type { QueryResolvers } from '../generated/resolvers-types.ts';
 import type { SalesFilter } from '../sql.ts';
 import { assertDate, assertPropertyType, assertWhole, joinCredits } from './layers.ts';
-import { suburbLayer } from './suburb-layers.ts';
 
 /** Which place a sales search is of: exactly one of a point, a parcel (with state) or an address. */
 function salesFilter(args: {
@@ -78,18 +77,5 @@ export const Query: QueryResolvers<MarketContext> = {
     });
     const { data: _data, ...rest } = layer;
     return { ...rest, sales: layer.status === 'error' ? [] : sales };
-  },
-  async suburbMarket(_parent, { state, suburb, property_type }, ctx) {
-    const code = assertState(state);
-    const name = suburb.trim();
-    if (name === '' || name.length > 100) throw badRequest('suburb must be a suburb name (1-100 characters).');
-    const type = assertPropertyType(property_type);
-    const layer = await suburbLayer(ctx, code, name, null, type);
-    const { unknown, ...rest } = layer;
-    if (unknown) {
-      const message = `Unknown suburb: ${name.toUpperCase()} is not a ${code} locality the data knows.`;
-      return { ...rest, known: false, status: 'no_data' as const, data: null, message };
-    }
-    return { ...rest, known: true };
   },
 };

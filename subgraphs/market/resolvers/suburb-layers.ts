@@ -1,14 +1,16 @@
 import type { LayerResult, Provenance } from '../../../core/layer.ts';
 import { guardLayer, layerEmpty, layerOk, oldestFreshness } from '../../../core/layer.ts';
 import type { PipelineRow } from '../sql.ts';
-import type { MarketContext, SuburbEntity } from '../data.ts';
+import type { GnafLocality, MarketContext, SuburbEntity } from '../data.ts';
 import type { SuburbMarketModel } from '../trends.ts';
 import { judged } from './layers.ts';
 
 /**
  * A suburb's market as a layer: not_covered where the state holds no sales source, no_data where
  * the suburb has neither sales nor rents nor approvals; `unknown` says the suburb is not one the
- * data knows at all (the REST route's 404).
+ * data knows at all (the REST route's 404). `locality` is what G-NAF holds of the name, from the
+ * address subgraph through the graph; null where it did not come (that subgraph failed): the layer
+ * then fails alone.
  */
 export async function suburbLayer(
   ctx: MarketContext,
@@ -16,10 +18,12 @@ export async function suburbLayer(
   suburb: string,
   postcode: string | null,
   propertyType: string | null,
+  locality: GnafLocality | null,
 ): Promise<LayerResult<SuburbMarketModel> & { unknown?: boolean }> {
   let unknown = false;
   const layer = await judged<SuburbMarketModel>(ctx, 'market-sales', state, 'market trends', async (provenance) => {
-    const found = await ctx.market.suburb(state, suburb, postcode, propertyType);
+    if (!locality) throw new Error("the suburb's G-NAF locality did not come through the graph");
+    const found = await ctx.market.suburb(state, suburb, postcode, propertyType, locality);
     unknown = !found.known;
     const { market } = found;
     if (market.quarters.length === 0 && market.rents.length === 0 && market.approvals.length === 0) {
