@@ -180,11 +180,27 @@ export function badInputSuite(mode: string, target: () => Promise<{ app: App | s
 
     it('answers a malformed JSON body with 400 in JSON, never an HTML page', async () => {
       const res = await request(app)
-        .post('/api/cadastre/lookup')
+        .post('/api/contours/terrain-stats')
+        .set('Authorization', `Bearer ${key}`)
         .set('Content-Type', 'application/json')
         .send('{"lat": ')
         .expect(400);
       expect(res.body).toMatchObject({ success: false, error: 'The request body is not valid JSON.' });
+    });
+
+    it('reads no body before the key, and none on a route that takes no POST (docs/decisions.md)', async () => {
+      const keyless = await request(app)
+        .post('/api/contours/terrain-stats')
+        .set('Content-Type', 'application/json')
+        .send('{"lat": ')
+        .expect(401);
+      expect(keyless.body).toMatchObject({ success: false });
+      const wrongMethod = await request(app)
+        .post('/api/cadastre/lookup')
+        .set('Content-Type', 'application/json')
+        .send('{"lat": ')
+        .expect(405);
+      expect(wrongMethod.body).toMatchObject({ success: false });
     });
   });
 }
