@@ -210,7 +210,7 @@ describe('SPEAR: sandbox, lookups by point, window and parcel, and the property 
   });
 
   it('names, among the sandbox samples, a VIC address whose lot has SPEAR applications', async () => {
-    const samples = await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES);
+    const samples = await sandboxSamples(t.runtime.db, ALL_SAMPLE_CASES, ['SPEAR applications on the lot (VIC)']);
     const sample = samples.find((s) => s.note === 'SPEAR applications on the lot (VIC)');
     expect(sample).toMatchObject({ state: 'VIC', parcel_pfi: expect.any(String) });
     const expected = await count(
