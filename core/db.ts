@@ -45,7 +45,7 @@ export interface Database {
    * adapter, skipping Prisma Client's request pipeline; the rows are those `prisma.$queryRaw`
    * returns for the same statement.
    */
-  sql<T>(query: Prisma.Sql): Promise<T[]>;
+  sql<T>(query: Prisma.Sql, options?: SqlOptions): Promise<T[]>;
   /** Runs a script of one or more statements without parameters, on one connection; an open transaction is rolled back on failure. */
   exec(sql: string): Promise<void>;
   /** Runs one parameterised statement and returns its rows; for loaders that bypass Prisma's row mapping. */
@@ -157,12 +157,28 @@ function readSocketRecord(dataDir: string): SocketRecord | undefined {
   return undefined;
 }
 
+/**
+ * `plan: 'generic'` is for the graph's keyed statements (a batch of keys in arrays, one index
+ * probe each): PostgreSQL then plans such a statement once per connection and reuses the plan.
+ * Left to itself it planned most of them again at every call, because a plan made for the actual
+ * arrays looks cheaper than the generic one; planning was about half of PostgreSQL's CPU per
+ * whole-graph call, and the generic plans also ran faster (docs/benchmarks.md). Only statements
+ * whose best plan does not depend on the values bound may ask for it (not a LIKE on a parameter,
+ * not a window whose size decides between indexes). On PostgreSQL these statements run on
+ * connections of their own opened with `plan_cache_mode = force_generic_plan`; on PGlite, one
+ * backend serves every statement, so the option is not applied there.
+ */
+export type SqlOptions = { plan?: 'generic' };
+
+/** For a keyed statement of the graph's loaders (see SqlOptions). */
+export const GENERIC_PLAN: SqlOptions = { plan: 'generic' };
+
 export type OpenOptions = {
   /** Called with the SQL of every query sent through Prisma: instrumentation, and the batching tests. */
   onQuery?: (sql: string) => void;
 };
 
-type DriverSql = { sql: Database['sql']; dispose(): Promise<void> };
+type DriverSql = { sql: <T>(query: Prisma.Sql) => Promise<T[]>; dispose(): Promise<void> };
 
 function driverSql(connecting: Promise<SqlDriverAdapter>, options: OpenOptions): DriverSql {
   // An unused handle must not leave a rejected promise unobserved.
@@ -287,10 +303,28 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
   const adapter = new PrismaPg(pool, kind === 'postgres' ? { statementNameGenerator: statementName } : {});
   const prisma = prismaClient(adapter, options);
   const driver = driverSql(adapter.connect(), options);
+  // The generic-plan connections (see SqlOptions), opened on first use. Not over PGlite's socket,
+  // where every connection is the one backend: the setting would reach every other statement.
+  let generic: { pool: pg.Pool; driver: DriverSql } | undefined;
+  const genericDriver = (): DriverSql => {
+    if (!generic) {
+      const genericPool = new pg.Pool({
+        connectionString: url,
+        max,
+        connectionTimeoutMillis: 5_000,
+        options: '-c plan_cache_mode=force_generic_plan',
+      });
+      genericPool.on('error', (error) => logger.warn('database connection lost', { error: error.message }));
+      const genericAdapter = new PrismaPg(genericPool, { statementNameGenerator: statementName });
+      generic = { pool: genericPool, driver: driverSql(genericAdapter.connect(), options) };
+    }
+    return generic.driver;
+  };
   return {
     kind,
     prisma,
-    sql: driver.sql,
+    sql: (query, sqlOptions) =>
+      sqlOptions?.plan === 'generic' && kind === 'postgres' ? genericDriver().sql(query) : driver.sql(query),
     url,
     async exec(sql) {
       // One connection for the whole script, rolled back on failure: a script that opened a
@@ -336,6 +370,10 @@ function postgresDatabase(url: string, kind: DatabaseKind, max: number, options:
       await prisma.$disconnect();
       await driver.dispose();
       await pool.end();
+      if (generic) {
+        await generic.driver.dispose();
+        await generic.pool.end();
+      }
     },
   };
 }

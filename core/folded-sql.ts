@@ -1,5 +1,6 @@
 import { Prisma } from '../generated/prisma/client.ts';
 import type { Database } from './db.ts';
+import { GENERIC_PLAN } from './db.ts';
 
 /**
  * Statements asked of one database in the same turn of the event loop, sent as one statement.
@@ -16,6 +17,9 @@ import type { Database } from './db.ts';
  * int4, text, boolean and json columns (a float8 column, whose NaN JSON spells as a string, or an
  * int8, numeric, date or bytea column must use `db.sql`). Rows keep the statement's own order: an
  * aggregate reads a sorted subquery in its order.
+ *
+ * Every statement folded here is a loader's keyed statement, so each runs with a generic plan
+ * (core/db.ts, SqlOptions).
  *
  * A combined statement that fails is sent again statement by statement, so one layer's failure
  * stays that layer's (spec 7) and every caller gets its own rows or its own error.
@@ -41,7 +45,7 @@ class Folder {
     this.pending = [];
     if (batch.length === 1) {
       const [only] = batch as [Pending];
-      return this.db.sql<unknown>(only.query).then(only.resolve, only.reject);
+      return this.db.sql<unknown>(only.query, GENERIC_PLAN).then(only.resolve, only.reject);
     }
     // one order for the same set of statements, so the combined text is one prepared statement
     batch.sort((a, b) => (a.query.text < b.query.text ? -1 : a.query.text > b.query.text ? 1 : 0));
@@ -51,9 +55,12 @@ class Folder {
     );
     let row: Record<string, unknown[]> | undefined;
     try {
-      [row] = await this.db.sql<Record<string, unknown[]>>(Prisma.sql`SELECT ${Prisma.join(parts, ', ')}`);
+      [row] = await this.db.sql<Record<string, unknown[]>>(
+        Prisma.sql`SELECT ${Prisma.join(parts, ', ')}`,
+        GENERIC_PLAN,
+      );
     } catch {
-      for (const { query, resolve, reject } of batch) this.db.sql<unknown>(query).then(resolve, reject);
+      for (const { query, resolve, reject } of batch) this.db.sql<unknown>(query, GENERIC_PLAN).then(resolve, reject);
       return;
     }
     batch.forEach(({ resolve }, n) => resolve(row?.[`s${n}`] ?? []));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../core/db.ts';
-import { openDatabase } from '../core/db.ts';
+import { GENERIC_PLAN, openDatabase } from '../core/db.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { PARCELS_AT_POINTS, PARCELS_BY_PFI } from '../subgraphs/cadastre/sql.ts';
 import { testConfig, testRuntime } from './support/runtime.ts';
@@ -140,5 +140,26 @@ describe('named SQL through the driver adapter (db.sql)', () => {
     queries.length = 0;
     await db.sql(Prisma.sql`SELECT ${'hook'}::text AS seen`);
     expect(queries).toEqual([expect.stringContaining('AS seen')]);
+  });
+
+  it("runs a loader's keyed statement with a generic plan on PostgreSQL, and every other statement as PostgreSQL chooses", async () => {
+    const mode = Prisma.sql`SELECT current_setting('plan_cache_mode') AS mode`;
+    const [keyed] = await db.sql<{ mode: string }>(mode, GENERIC_PLAN);
+    const [plain] = await db.sql<{ mode: string }>(mode);
+    // PGlite is one backend for every statement: the option is left unapplied there (core/db.ts)
+    expect(keyed?.mode).toBe(db.kind === 'postgres' ? 'force_generic_plan' : 'auto');
+    expect(plain?.mode).toBe('auto');
+    // and the keyed statement gives the rows it gives without the option
+    const parcels = await db.query<{ parcel_pfi: string; state: string }>(
+      `SELECT parcel_pfi, state FROM cadastre.parcel WHERE dataset = 'sandbox' ORDER BY parcel_pfi DESC LIMIT 3`,
+    );
+    const statement = PARCELS_BY_PFI(
+      'sandbox',
+      parcels.map((p) => p.state),
+      parcels.map((p) => p.parcel_pfi),
+    );
+    const generic = await db.sql(statement, GENERIC_PLAN);
+    expect(generic).toHaveLength(3);
+    expect(generic).toEqual(await db.sql(statement));
   });
 });

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { Database } from '../../core/db.ts';
+import { GENERIC_PLAN } from '../../core/db.ts';
 import { overBudget, STAGE_BUDGET, withinBudget } from '../../core/budget.ts';
 import { foldedSql } from '../../core/folded-sql.ts';
 import { AppError } from '../../core/errors.ts';
@@ -90,7 +91,7 @@ export class AddressData {
   ) {
     const db = deps.db;
     this.byGnafPid = new DataLoader(async (pids) => {
-      const rows = await db.sql<AddressRow>(ADDRESSES_BY_GNAF_PID(scope.dataset, [...pids]));
+      const rows = await db.sql<AddressRow>(ADDRESSES_BY_GNAF_PID(scope.dataset, [...pids]), GENERIC_PLAN);
       const byPid = new Map(rows.map((r) => [r.gnaf_pid, r]));
       return pids.map((pid) => byPid.get(pid) ?? null);
     });
@@ -102,6 +103,7 @@ export class AddressData {
             keys.map((k) => k.state),
             keys.map((k) => k.parcel_pfi),
           ),
+          GENERIC_PLAN,
         );
         const byKey = new Map(rows.map((r) => [`${r.state}:${r.parcel_pfi ?? ''}`, r]));
         return keys.map((k) => byKey.get(`${k.state}:${k.parcel_pfi}`) ?? null);

@@ -1,3 +1,4 @@
+import { GENERIC_PLAN } from '../../core/db.ts';
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { BBox, StateCode } from '../../core/geo.ts';
@@ -83,6 +84,7 @@ export class CadastreData {
             keys.map((k) => k.state),
             keys.map((k) => k.parcel_pfi),
           ),
+          GENERIC_PLAN,
         );
         const byKey = new Map(rows.map((r) => [parcelKey(r), r]));
         return keys.map((k) => byKey.get(parcelKey(k)) ?? null);
@@ -98,6 +100,7 @@ export class CadastreData {
             keys.map((k) => k.lng),
             keys.map((k) => k.lat),
           ),
+          GENERIC_PLAN,
         );
         const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
         return keys.map((_k, i) => byIndex.get(i) ?? null);
@@ -113,6 +116,7 @@ export class CadastreData {
             keys.map((k) => k.lng),
             keys.map((k) => k.lat),
           ),
+          GENERIC_PLAN,
         );
         const covered = new Set(rows.map((r) => r.i));
         return keys.map((_k, i) => covered.has(i));
@@ -128,6 +132,7 @@ export class CadastreData {
             keys.map((k) => k.lng),
             keys.map((k) => k.lat),
           ),
+          GENERIC_PLAN,
         );
         const byIndex = new Map(rows.map((r) => [r.i, r.parcel_pfis]));
         return keys.map((_k, i) => byIndex.get(i) ?? []);
@@ -142,6 +147,7 @@ export class CadastreData {
             keys.map((k) => k.state),
             keys.map((k) => k.parcel_pfi),
           ),
+          GENERIC_PLAN,
         );
         const byIndex = new Map(rows.map(({ i, ...place }) => [i, place]));
         return keys.map((_k, i) => byIndex.get(i) ?? null);

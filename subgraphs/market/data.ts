@@ -1,3 +1,4 @@
+import { GENERIC_PLAN } from '../../core/db.ts';
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
@@ -96,6 +97,7 @@ export class MarketData {
             keys.map((k) => k.localityPostcode),
             MIN_SALES_PER_QUARTER,
           ),
+          GENERIC_PLAN,
         );
         const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
         return keys.map((k, i) => byIndex.get(i) ?? new Error(`No market row for ${k.suburb} ${k.state}`));
@@ -114,6 +116,7 @@ export class MarketData {
             keys.map((k) => k.gnaf_pid),
             keys.map((k) => k.limit),
           ),
+          GENERIC_PLAN,
         );
         const byIndex = new Map(rows.map((r) => [r.i, r.sales]));
         return keys.map((_k, i) => byIndex.get(i) ?? []);

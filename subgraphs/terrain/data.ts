@@ -1,3 +1,4 @@
+import { GENERIC_PLAN } from '../../core/db.ts';
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { BBox } from '../../core/geo.ts';
@@ -64,6 +65,7 @@ export class TerrainData {
             keys.map((k) => k.east),
             keys.map((k) => k.north),
           ),
+          GENERIC_PLAN,
         );
         const byIndex = keys.map((): DemTile[] => []);
         for (const { keys: served, heights, ...rest } of rows) {
