@@ -6,7 +6,7 @@
  * per call for `GET /v1/property/graph` and `POST /graphql`. On a machine shared with other work
  * CPU per call is the figure to compare between runs; req/s and latencies move with the load.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -41,6 +41,7 @@ stopChildrenOnExit(stopLoad);
 const points = await benchPoints(databaseUrl, Number(values.parcels), loadConfig().sandboxSeed);
 const port = await freePort();
 // a directory of its own: tsx's loader thread writes a second profile, which is not the facade's
+if (values.profile) mkdirSync(PROFILES, { recursive: true }); // a fresh checkout has no bench folder yet
 const profileDir = values.profile ? mkdtempSync(join(PROFILES, 'graph-cpu-')) : '';
 const prof = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 const facade = startChild('facade', [...prof, '--import', 'tsx', 'bench/facade-server.ts'], {
