@@ -32,6 +32,11 @@ const NSW_SAL_G01 = here('../data/samples/census-2021-gcp-nsw-sal/2021Census_G01
 const ACT_SA1_SAMPLE = here('../data/samples/census-2021-gcp-act-sa1/');
 const G01 = here('./fixtures/census-2021-g01/');
 const BOUNDARIES = here('./fixtures/census-2021-boundaries/');
+const REAL_SAL_BOUNDARIES = here(
+  '../data/samples/asgs-2021-sal-boundaries-melbourne/selected_sal_2021_aust_gda2020.geojson',
+);
+/** The real polygons load beside the fixture squares, in a dataset of their own. */
+const REAL = 'real_sample';
 const NESTED = '2021 Census GCP All Geographies for AUS';
 
 /** The sample's rows of one table, by SAL or SA1 code as the CSV writes it. */
@@ -68,7 +73,9 @@ describe('landgraph ingest census and census-boundaries', () => {
     await db.exec(`
       DELETE FROM census.profile WHERE dataset = 'live' AND code IN (${codes});
       DELETE FROM census.boundary WHERE dataset = 'live' AND code IN (${codes});
-      DELETE FROM public.dataset_source WHERE dataset = 'live' AND layer = 'demographics';`);
+      DELETE FROM public.dataset_source WHERE dataset = 'live' AND layer = 'demographics';
+      DELETE FROM census.boundary WHERE dataset = '${REAL}';
+      DELETE FROM public.dataset_source WHERE dataset = '${REAL}';`);
     t.runtime.catalog.invalidate();
   }
 
@@ -352,6 +359,44 @@ describe('landgraph ingest census and census-boundaries', () => {
       snapshot: 'sal-2021-fixture',
     });
     expect(salBoundaries.refused.map((r) => [r.key, r.reason])).toEqual([['29494', 'it has no geometry']]);
+  });
+
+  it('loads real ABS SAL polygons: two Melbourne suburbs as the boundary file has them', async () => {
+    const real = await ingestCensusBoundaries(db, { file: REAL_SAL_BOUNDARIES, geography: 'SAL', dataset: REAL });
+    expect(real).toMatchObject({
+      dataset: REAL,
+      geography: 'SAL',
+      read: 2,
+      loaded: 2,
+      states: ['VIC'],
+      refused: [],
+      file: { format: expect.stringMatching(/geojson/i) },
+      credit: ABS_CREDIT,
+    });
+    // names and AREASQKM21 as the file's properties give them; where a point falls, worked out
+    // by hand from the file's coordinates (Fitzroy spans 144.973-144.985 E, Richmond 144.989-145.017 E)
+    const rows = await db.query<{
+      code: string;
+      name: string;
+      area_km2: number;
+      fitzroy: boolean;
+      richmond: boolean;
+      km2: number;
+    }>(
+      `SELECT code, name, area_km2,
+              ST_Contains(geom, ST_SetSRID(ST_MakePoint(144.98, -37.80), 4326)) AS fitzroy,
+              ST_Contains(geom, ST_SetSRID(ST_MakePoint(145.0, -37.82), 4326)) AS richmond,
+              ST_Area(geom::geography) / 1e6 AS km2
+         FROM census.boundary WHERE dataset = '${REAL}' AND geography = 'SAL' ORDER BY code`,
+    );
+    expect(
+      rows.map(({ code, name, area_km2, fitzroy, richmond }) => ({ code, name, area_km2, fitzroy, richmond })),
+    ).toEqual([
+      { code: '20924', name: 'Fitzroy (Vic.)', area_km2: 1.4071, fitzroy: true, richmond: false },
+      { code: '22170', name: 'Richmond (Vic.)', area_km2: 4.4307, fitzroy: false, richmond: true },
+    ]);
+    // the outlines are the suburbs' own, not squares: their area is the ABS's figure to within 1%
+    for (const row of rows) expect(Math.abs(row.km2 / row.area_km2 - 1)).toBeLessThan(0.01);
   });
 
   it('answers a live key with the loaded SA1 and SAL at a point in Fitzroy', async () => {
