@@ -370,6 +370,7 @@ describe('landgraph ingest census and census-boundaries', () => {
       loaded: 2,
       states: ['VIC'],
       refused: [],
+      repaired: [],
       file: { format: expect.stringMatching(/geojson/i) },
       credit: ABS_CREDIT,
     });
