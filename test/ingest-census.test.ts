@@ -19,16 +19,24 @@ import { createTestKey, type TestRuntime, testRuntime } from './support/runtime.
 
 /*
  * `ingest census` and `ingest census-boundaries` on the real DataPack rows in
- * data/samples/census-2021-gcp-sal and -sa1 (G02, G29, G35, G36, G37 as published) with the
- * labelled G01 and boundary fixtures beside them (see their READMEs), then read back through
- * GET /api/locality/demographics and /suburb with a live key.
+ * data/samples/census-2021-gcp-sal and -sa1 (G02, G29, G35, G36, G37 as published), the real G01
+ * rows of the NSW SALs in -nsw-sal, and a whole real ACT SA1 pack in -act-sa1, with the labelled
+ * G01 (VIC and QLD SALs, VIC SA1s) and boundary fixtures beside them (see their READMEs), then
+ * read back through GET /api/locality/demographics and /suburb with a live key.
  */
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SAL_SAMPLE = here('../data/samples/census-2021-gcp-sal/');
 const SA1_SAMPLE = here('../data/samples/census-2021-gcp-sa1/');
+const NSW_SAL_G01 = here('../data/samples/census-2021-gcp-nsw-sal/2021Census_G01_NSW_SAL.csv');
+const ACT_SA1_SAMPLE = here('../data/samples/census-2021-gcp-act-sa1/');
 const G01 = here('./fixtures/census-2021-g01/');
 const BOUNDARIES = here('./fixtures/census-2021-boundaries/');
+const REAL_SAL_BOUNDARIES = here(
+  '../data/samples/asgs-2021-sal-boundaries-melbourne/selected_sal_2021_aust_gda2020.geojson',
+);
+/** The real polygons load beside the fixture squares, in a dataset of their own. */
+const REAL = 'real_sample';
 const NESTED = '2021 Census GCP All Geographies for AUS';
 
 /** The sample's rows of one table, by SAL or SA1 code as the CSV writes it. */
@@ -52,24 +60,33 @@ describe('landgraph ingest census and census-boundaries', () => {
   let liveKey: string;
   let sal: CensusIngestResult;
   let sa1: CensusIngestResult;
+  let actSa1: CensusIngestResult;
   let salBoundaries: BoundaryIngestResult;
   const get = (path: string, query: Record<string, string>) =>
     request(t.app).get(path).query(query).set('Authorization', `Bearer ${liveKey}`);
   const SAL_CODES = ['10001', '13167', '13375', '20924', '21219', '22170', '30593'];
   const SA1_CODES = ['20601110601', '20601110605', '20601110606'];
+  const ACT_SA1_CODES = ['80101100101', '80101100102', '80101100103', '80101100221'];
 
   async function cleanUp() {
-    const codes = [...SAL_CODES, '29494', ...SA1_CODES].map((c) => `'${c}'`).join(',');
+    const codes = [...SAL_CODES, '29494', ...SA1_CODES, ...ACT_SA1_CODES].map((c) => `'${c}'`).join(',');
     await db.exec(`
       DELETE FROM census.profile WHERE dataset = 'live' AND code IN (${codes});
       DELETE FROM census.boundary WHERE dataset = 'live' AND code IN (${codes});
-      DELETE FROM public.dataset_source WHERE dataset = 'live' AND layer = 'demographics';`);
+      DELETE FROM public.dataset_source WHERE dataset = 'live' AND layer = 'demographics';
+      DELETE FROM census.boundary WHERE dataset = '${REAL}';
+      DELETE FROM public.dataset_source WHERE dataset = '${REAL}';`);
     t.runtime.catalog.invalidate();
   }
 
   /** A DataPack directory laid out as the national pack nests its files. */
-  function pack(name: string, geography: 'SAL' | 'SA1', files: string[]): string {
-    const at = join(dir, name, NESTED, geography, 'AUS');
+  function pack(
+    name: string,
+    geography: 'SAL' | 'SA1',
+    files: string[],
+    nested = join(NESTED, geography, 'AUS'),
+  ): string {
+    const at = join(dir, name, nested);
     mkdirSync(at, { recursive: true });
     for (const file of files) copyFileSync(file, join(at, file.split('/').pop()!));
     return join(dir, name);
@@ -81,13 +98,22 @@ describe('landgraph ingest census and census-boundaries', () => {
     dir = mkdtempSync(join(tmpdir(), 'landgraph-census-'));
     await cleanUp();
     const salTables = ['G02', 'G29', 'G35', 'G36', 'G37'].map((g) => join(SAL_SAMPLE, `2021Census_${g}_AUST_SAL.csv`));
-    salPack = pack('sal', 'SAL', [...salTables, join(G01, '2021Census_G01_AUST_SAL.csv')]);
+    // G01: the NSW SALs' real rows (a state pack's file), the VIC and QLD ones from the fixture
+    salPack = pack('sal', 'SAL', [...salTables, NSW_SAL_G01, join(G01, '2021Census_G01_AUST_SAL.csv')]);
     sa1Pack = pack('sa1', 'SA1', [
       join(SA1_SAMPLE, '2021Census_G02_AUST_SA1.csv'),
       join(G01, '2021Census_G01_AUST_SA1.csv'),
     ]);
+    // the ACT SA1 pack as the state pack's zip unpacks it
+    const actPack = pack(
+      'act-sa1',
+      'SA1',
+      ['G01', 'G02', 'G29', 'G35', 'G36', 'G37'].map((g) => join(ACT_SA1_SAMPLE, `2021Census_${g}_ACT_SA1.csv`)),
+      join('2021_GCP_SA1_for_ACT_short-header', '2021 Census GCP Statistical Area 1 for ACT'),
+    );
     sal = await ingestCensus(db, { datapack: salPack, geography: 'SAL' });
     sa1 = await ingestCensus(db, { datapack: sa1Pack, geography: 'SA1' });
+    actSa1 = await ingestCensus(db, { datapack: actPack, geography: 'SA1' });
     salBoundaries = await ingestCensusBoundaries(db, {
       file: join(BOUNDARIES, 'SAL_2021_AUST_fixture.geojson'),
       geography: 'SAL',
@@ -162,6 +188,135 @@ describe('landgraph ingest census and census-boundaries', () => {
     expect(aarons).toEqual({ median_rent_weekly: null, median_age: 59 });
   });
 
+  it('loads the real G01 rows of a state pack as published, perturbed totals and all', async () => {
+    // the figures are read off the rows of data/samples/census-2021-gcp-nsw-sal
+    const rows = await db.query<{
+      code: string;
+      population: number;
+      males: number;
+      females: number;
+      age_groups: unknown;
+    }>(
+      `SELECT code, population, males, females, age_groups FROM census.profile
+        WHERE dataset = 'live' AND geography = 'SAL' AND code IN ('10001', '13167', '13375') ORDER BY code`,
+    );
+    expect(rows.map((r) => [r.code, r.population, r.males, r.females])).toEqual([
+      // Aarons Pass: 18 males and 12 females make 33 persons, as the ABS perturbs small cells
+      ['10001', 33, 18, 12],
+      ['13167', 30211, 15664, 14545],
+      ['13375', 5418, 2588, 2833],
+    ]);
+    expect(rows[1]!.age_groups).toEqual({
+      '0_4': 2198,
+      '5_14': 2716,
+      '15_19': 735,
+      '20_24': 2625,
+      '25_34': 9454,
+      '35_44': 6468,
+      '45_54': 2218,
+      '55_64': 1805,
+      '65_74': 1235,
+      '75_84': 566,
+      '85_over': 195,
+    });
+    expect(rows[0]!.age_groups).toMatchObject({
+      '0_4': 4,
+      '5_14': 0,
+      '55_64': 8,
+      '65_74': 5,
+      '75_84': 5,
+      '85_over': 0,
+    });
+  });
+
+  it('loads a whole real ACT SA1 pack, each of its six tables as published', async () => {
+    expect(actSa1).toMatchObject({
+      geography: 'SA1',
+      tables: ['G01', 'G02', 'G29', 'G35', 'G36', 'G37'],
+      missingTables: [],
+      read: 4 * 6,
+      loaded: 4,
+      states: ['ACT'],
+      refused: [],
+    });
+    // the figures are read off the rows of data/samples/census-2021-gcp-act-sa1
+    const [row] = await db.query<Record<string, unknown>>(
+      `SELECT * FROM census.profile WHERE dataset = 'live' AND geography = 'SA1' AND code = '80101100103'`,
+    );
+    expect(row).toMatchObject({
+      state: 'ACT',
+      population: 418,
+      males: 189,
+      females: 230,
+      median_age: 35,
+      median_mortgage_monthly: 2442,
+      median_personal_income_weekly: 1164,
+      median_rent_weekly: 485,
+      median_family_income_weekly: 2963,
+      average_persons_per_bedroom: 0.9,
+      median_household_income_weekly: 2937,
+      average_household_size: 3.1,
+      tables: ['G01', 'G02', 'G29', 'G35', 'G36', 'G37'],
+    });
+    expect(row!.age_groups).toEqual({
+      '0_4': 27,
+      '5_14': 69,
+      '15_19': 16,
+      '20_24': 34,
+      '25_34': 61,
+      '35_44': 67,
+      '45_54': 48,
+      '55_64': 40,
+      '65_74': 27,
+      '75_84': 22,
+      '85_over': 6,
+    });
+    // G29: 51 couple families, 39 of them without children
+    expect(row!.families).toEqual({
+      couple_no_children: 39,
+      couple_with_children: 12,
+      one_parent: 22,
+      other: 0,
+      total: 106,
+    });
+    // G35: 26 non-family households, 16 of them one person
+    expect(row!.households).toEqual({ family: 107, lone_person: 16, group: 10, total: 133 });
+    expect(row!.dwellings).toEqual({
+      separate_house: 73,
+      semi_detached: 43,
+      flat_apartment: 16,
+      other: 0,
+      not_stated: 0,
+      occupied: 133,
+      unoccupied: 17,
+      total: 147,
+    });
+    expect(row!.tenure).toEqual({
+      owned_outright: 35,
+      owned_with_mortgage: 46,
+      rented: 42,
+      other: 0,
+      not_stated: 3,
+      total: 133,
+    });
+    // eight persons and no occupied private dwelling: the ABS publishes the medians it could not
+    // compute as 0, and they load as no figure; the counts of 0 stay 0
+    const [empty] = await db.query<Record<string, unknown>>(
+      `SELECT population, median_age, median_personal_income_weekly, median_rent_weekly,
+              median_household_income_weekly, average_household_size, tenure
+         FROM census.profile WHERE dataset = 'live' AND geography = 'SA1' AND code = '80101100221'`,
+    );
+    expect(empty).toEqual({
+      population: 8,
+      median_age: 76,
+      median_personal_income_weekly: 1149,
+      median_rent_weekly: null,
+      median_household_income_weekly: null,
+      average_household_size: null,
+      tenure: { owned_outright: 0, owned_with_mortgage: 0, rented: 0, other: 0, not_stated: 0, total: 0 },
+    });
+  });
+
   it('is idempotent: a rerun replaces the rows it loaded', async () => {
     const count = async () =>
       (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM census.profile WHERE dataset = 'live'`))[0]!.n;
@@ -204,6 +359,45 @@ describe('landgraph ingest census and census-boundaries', () => {
       snapshot: 'sal-2021-fixture',
     });
     expect(salBoundaries.refused.map((r) => [r.key, r.reason])).toEqual([['29494', 'it has no geometry']]);
+  });
+
+  it('loads real ABS SAL polygons: two Melbourne suburbs as the boundary file has them', async () => {
+    const real = await ingestCensusBoundaries(db, { file: REAL_SAL_BOUNDARIES, geography: 'SAL', dataset: REAL });
+    expect(real).toMatchObject({
+      dataset: REAL,
+      geography: 'SAL',
+      read: 2,
+      loaded: 2,
+      states: ['VIC'],
+      refused: [],
+      repaired: [],
+      file: { format: expect.stringMatching(/geojson/i) },
+      credit: ABS_CREDIT,
+    });
+    // names and AREASQKM21 as the file's properties give them; where a point falls, worked out
+    // by hand from the file's coordinates (Fitzroy spans 144.973-144.985 E, Richmond 144.989-145.017 E)
+    const rows = await db.query<{
+      code: string;
+      name: string;
+      area_km2: number;
+      fitzroy: boolean;
+      richmond: boolean;
+      km2: number;
+    }>(
+      `SELECT code, name, area_km2,
+              ST_Contains(geom, ST_SetSRID(ST_MakePoint(144.98, -37.80), 4326)) AS fitzroy,
+              ST_Contains(geom, ST_SetSRID(ST_MakePoint(145.0, -37.82), 4326)) AS richmond,
+              ST_Area(geom::geography) / 1e6 AS km2
+         FROM census.boundary WHERE dataset = '${REAL}' AND geography = 'SAL' ORDER BY code`,
+    );
+    expect(
+      rows.map(({ code, name, area_km2, fitzroy, richmond }) => ({ code, name, area_km2, fitzroy, richmond })),
+    ).toEqual([
+      { code: '20924', name: 'Fitzroy (Vic.)', area_km2: 1.4071, fitzroy: true, richmond: false },
+      { code: '22170', name: 'Richmond (Vic.)', area_km2: 4.4307, fitzroy: false, richmond: true },
+    ]);
+    // the outlines are the suburbs' own, not squares: their area is the ABS's figure to within 1%
+    for (const row of rows) expect(Math.abs(row.km2 / row.area_km2 - 1)).toBeLessThan(0.01);
   });
 
   it('answers a live key with the loaded SA1 and SAL at a point in Fitzroy', async () => {

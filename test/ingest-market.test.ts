@@ -561,6 +561,24 @@ describe('market ingests', () => {
     ).rejects.toThrow(/lacks SA2_CODE_<year> and SA2_NAME_<year>/);
   });
 
+  it('loads real ASGS 2021 SA2 names (data/samples/asgs-2021-sa2-names), the repo-trimmed columns included', async () => {
+    const real = fileURLToPath(new URL('../data/samples/asgs-2021-sa2-names/SA2_2021_AUST.csv', import.meta.url));
+    const names = await ingestSa2Names(db, { file: real, dataset: DATASET });
+    expect(names).toMatchObject({ edition: '2021', read: 4, loaded: 4, refused: [] });
+    // as the sample's rows give them: 106011109 is "Cessnock Surrounds" (renamed in 2021, change flag 3),
+    // not the "Cessnock" the labelled approvals fixture gives it; Cessnock itself is 106011108
+    const rows = await db.query<{ sa2_code: string; sa2_name: string; state: string; asgs_edition: string }>(
+      `SELECT sa2_code, sa2_name, state, asgs_edition FROM market.sa2_name
+        WHERE dataset = '${DATASET}' AND sa2_code IN ('106011108', '106011109', '106011113', '206071142') ORDER BY sa2_code`,
+    );
+    expect(rows).toEqual([
+      { sa2_code: '106011108', sa2_name: 'Cessnock', state: 'NSW', asgs_edition: '2021' },
+      { sa2_code: '106011109', sa2_name: 'Cessnock Surrounds', state: 'NSW', asgs_edition: '2021' },
+      { sa2_code: '106011113', sa2_name: 'Singleton Surrounds', state: 'NSW', asgs_edition: '2021' },
+      { sa2_code: '206071142', sa2_name: 'Fitzroy', state: 'VIC', asgs_edition: '2021' },
+    ]);
+  });
+
   it('refuses an approvals file without its columns, naming them', async () => {
     const bad = join(dir, 'ba.csv');
     copyFileSync(join(FIXTURES, 'abs-ba-sa2-labelled.csv'), join(dir, 'ok.csv'));
