@@ -200,6 +200,68 @@ describe('building envelope', () => {
     expect(inside([20, 20])).toBe(false); // the missing quarter
   });
 
+  it('splits a lot whose narrow waist the side setbacks consume into two parts, each wound as RFC 7946 asks', () => {
+    // two 15 m squares joined by a waist 2 m wide and 10 m long: 1 m off each side of the waist leaves nothing
+    const parcel = polygon(
+      [0, 0],
+      [15, 0],
+      [15, 15],
+      [8.5, 15],
+      [8.5, 25],
+      [15, 25],
+      [15, 40],
+      [0, 40],
+      [0, 25],
+      [6.5, 25],
+      [6.5, 15],
+      [0, 15],
+    );
+    const e = buildEnvelope(parcel, classified(parcel, [HIGH_STREET]).edges, vicGrz(470, 'local'));
+    const shape = e.geometry;
+    if (shape?.type !== 'MultiPolygon') throw new Error(`expected a multipolygon, got ${shape?.type}`);
+    expect(shape.coordinates).toHaveLength(2);
+    const inAny = (p: [number, number]) =>
+      shape.coordinates.some((coordinates) => contains({ type: 'Polygon', coordinates }, place(p)));
+    expect(inAny([7.5, 9])).toBe(true);
+    expect(inAny([7.5, 20])).toBe(false); // the waist
+    expect(inAny([7.5, 32])).toBe(true);
+    for (const [outer] of shape.coordinates) {
+      // counter-clockwise exterior: positive shoelace area on lng/lat
+      let twice = 0;
+      for (let i = 0; i + 1 < outer!.length; i += 1)
+        twice += outer![i]![0]! * outer![i + 1]![1]! - outer![i + 1]![0]! * outer![i]![1]!;
+      expect(twice).toBeGreaterThan(0);
+      expect(outer![0]).toEqual(outer![outer!.length - 1]);
+    }
+  });
+
+  it('keeps a courtyard of the parcel out of the envelope, wound clockwise as a hole', () => {
+    const lot = rectangle(30, 40);
+    if (lot.type !== 'Polygon') throw new Error('expected a polygon');
+    // a 6 x 6 m hole in the title (a neighbour's lot inside it), clear of every setback
+    const courtyard = [
+      [12, 18],
+      [12, 24],
+      [18, 24],
+      [18, 18],
+      [12, 18],
+    ] as Array<[number, number]>;
+    const parcel: GeoJSONGeometry = { type: 'Polygon', coordinates: [lot.coordinates[0]!, courtyard.map(place)] };
+    const e = buildEnvelope(parcel, classified(parcel, [HIGH_STREET]).edges, vicGrz(1164, 'local'));
+    const shape = e.geometry;
+    if (shape?.type !== 'Polygon') throw new Error('expected a polygon');
+    expect(shape.coordinates).toHaveLength(2);
+    expect(contains(shape, place([15, 21]))).toBe(false);
+    expect(contains(shape, place([8, 21]))).toBe(true);
+    const hole = shape.coordinates[1]!;
+    let twice = 0;
+    for (let i = 0; i + 1 < hole.length; i += 1)
+      twice += hole[i]![0]! * hole[i + 1]![1]! - hole[i + 1]![0]! * hole[i]![1]!;
+    expect(twice).toBeLessThan(0);
+    // the front 4 m, sides and rear 1 m, less the courtyard
+    expect(e.area_m2).toBeCloseTo(28 * 35 - 36, 0);
+  });
+
   it('sets a corner lot back from its side street as a side street', () => {
     const parcel = rectangle(20, 32);
     const c = classified(parcel, [HIGH_STREET, road('Local Road', 'Scott Street', [28, -60], [28, 80])]);

@@ -4,13 +4,14 @@
  * boundary (rather than offsetting the outline) keeps concave lots right: the inside corner of an
  * L-shaped lot is rounded, as a setback measured from both boundaries makes it.
  */
-import polygonClipping, { type MultiPolygon, type Polygon, type Ring } from 'polygon-clipping';
+import type { PathD, PolyPathD } from '@countertype/clipper2-ts';
+import { Clipper, ClipType, FillRule, PolyTreeD } from '@countertype/clipper2-ts';
 import type { GeoJSONGeometry, Position } from '../../../core/geojson.ts';
 import { SINGLE_STOREY_WALL_M, TWO_STOREY_WALL_M, setbackAt } from '../provisions/formulas.ts';
 import type { Boundary, Provisions } from '../provisions/types.ts';
 import type { ClassifiedEdge } from '../../../core/boundaries/boundaries.ts';
 import { capsule } from './buffer.ts';
-import { largestPolygon, norm, polygonArea, polygonsOf, sub } from '../../../core/boundaries/plane.ts';
+import { largestPolygon, norm, polygonArea, polygonsOf, signedArea, sub } from '../../../core/boundaries/plane.ts';
 import { LocalFrame, type Pt } from '../../../core/boundaries/projection.ts';
 
 export type EnvelopeLevel = {
@@ -47,25 +48,66 @@ export function wallHeightTiers(heightLimitM: number): number[] {
 export const boundaryOf = (edge: ClassifiedEdge): Boundary =>
   edge.kind === 'side' && edge.road !== null ? 'side_street' : edge.kind;
 
-const localRing = (ring: readonly Position[], frame: LocalFrame): Ring => {
-  const points = ring.map((p): [number, number] => {
-    const [x, y] = frame.toLocal(p);
-    return [x, y];
-  });
+/** A polygon in the lot's local metric frame: open rings, the outer one first. */
+type LocalPolygon = Pt[][];
+
+/**
+ * Decimal places of the clipping grid in the local frame, in metres: 0.1 mm. Clipper2 clips on integers (the
+ * coordinates times 10^4), exactly; its products stay exact for coordinates within about 400 km of the frame's
+ * origin (the lot), far beyond any lot.
+ */
+const CLIP_PRECISION = 4;
+
+/** A ring wound the given way: counter-clockwise (positive area) for an outer ring, clockwise for a hole. */
+function wound(ring: Pt[], counterClockwise: boolean): Pt[] {
+  return signedArea(ring) > 0 === counterClockwise ? ring : ring.reverse();
+}
+
+/** An open local ring (the closing repeat of the first position dropped). */
+function localRing(ring: readonly Position[], frame: LocalFrame): Pt[] {
+  const points = ring.map((p) => frame.toLocal(p));
   const first = points[0];
   const end = points[points.length - 1];
-  if (first && end && (first[0] !== end[0] || first[1] !== end[1])) points.push(first);
+  if (points.length > 1 && first && end && first[0] === end[0] && first[1] === end[1]) points.pop();
   return points;
-};
+}
 
-function toGeoJSON(result: MultiPolygon, frame: LocalFrame): GeoJSONGeometry | null {
+const pathOf = (ring: readonly Pt[]): PathD => ring.map(([x, y]) => ({ x, y }));
+const ringOf = (path: PathD | null): Pt[] => (path ?? []).map(({ x, y }): Pt => [x, y]);
+
+/** The outer polygons under a node of Clipper2's tree, each with its holes; islands inside a hole are polygons too. */
+function polygonsUnder(node: PolyPathD, out: LocalPolygon[]): LocalPolygon[] {
+  for (let i = 0; i < node.count; i += 1) {
+    const outer = node.child(i);
+    const rings = [wound(ringOf(outer.poly), true)];
+    for (let j = 0; j < outer.count; j += 1) {
+      const hole = outer.child(j);
+      rings.push(wound(ringOf(hole.poly), false));
+      polygonsUnder(hole, out);
+    }
+    out.push(rings);
+  }
+  return out;
+}
+
+/** The parcel less the union of the cuts. */
+function difference(parcel: LocalPolygon, cuts: readonly Pt[][]): LocalPolygon[] {
+  const subject = parcel.map((ring, i) => pathOf(wound([...ring], i === 0)));
+  const clip = cuts.map((ring) => pathOf(wound([...ring], true)));
+  const tree = new PolyTreeD();
+  Clipper.booleanOpDWithPolyTree(ClipType.Difference, subject, clip, tree, FillRule.NonZero, CLIP_PRECISION);
+  return polygonsUnder(tree, []);
+}
+
+function toGeoJSON(result: readonly LocalPolygon[], frame: LocalFrame): GeoJSONGeometry | null {
   const polygons = result
     .map((polygon) =>
       polygon
         .map((ring) => {
           const out: Position[] = [];
-          for (const pair of ring) {
-            const position = frame.toLngLat(pair);
+          if (ring.length === 0) return out;
+          for (const point of [...ring, ring[0]!]) {
+            const position = frame.toLngLat(point);
             const prev = out[out.length - 1];
             if (!prev || prev[0] !== position[0] || prev[1] !== position[1]) out.push(position);
           }
@@ -81,11 +123,11 @@ function toGeoJSON(result: MultiPolygon, frame: LocalFrame): GeoJSONGeometry | n
     : { type: 'MultiPolygon', coordinates: polygons };
 }
 
-const areaOf = (result: MultiPolygon): number =>
-  result.reduce((sum, polygon) => sum + polygonArea(polygon.map((ring) => ring.map(([x, y]): Pt => [x, y]))), 0);
+const areaOf = (result: readonly LocalPolygon[]): number =>
+  result.reduce((sum, polygon) => sum + polygonArea(polygon), 0);
 
 function level(
-  parcel: Polygon,
+  parcel: LocalPolygon,
   edges: readonly ClassifiedEdge[],
   provisions: Provisions,
   wallHeightM: number,
@@ -97,16 +139,16 @@ function level(
     rear: setbackAt(provisions, 'rear', wallHeightM).metres,
     side_street: setbackAt(provisions, 'side_street', wallHeightM).metres,
   };
-  const cuts: Polygon[] = edges.flatMap((edge) => {
+  const cuts: Pt[][] = edges.flatMap((edge) => {
     const radius = setbacks[boundaryOf(edge)];
     const points = edge.path.map((p) => frame.toLocal(p));
     return points.slice(1).flatMap((b, i) => {
       const a = points[i]!;
       const ring = norm(sub(b, a)) > 0 ? capsule(a, b, radius) : null;
-      return ring ? [[ring]] : [];
+      return ring ? [ring] : [];
     });
   });
-  const result = cuts.length > 0 ? polygonClipping.difference(parcel, ...cuts) : [parcel];
+  const result = cuts.length > 0 ? difference(parcel, cuts) : [parcel];
   return {
     wall_height_m: wallHeightM,
     setbacks,
@@ -128,7 +170,7 @@ export function buildEnvelope(
   const outer = polygon?.[0];
   if (!polygon || !outer) throw new RangeError(`A ${parcel.type} has no polygon to build an envelope in`);
   const frame = LocalFrame.around(outer);
-  const subject: Polygon = polygon.map((ring) => localRing(ring, frame));
+  const subject: LocalPolygon = polygon.map((ring) => localRing(ring, frame));
   const parcelArea = round2(
     polygonsOf(parcel).reduce((sum, p) => sum + polygonArea(p.map((ring) => ring.map((q) => frame.toLocal(q)))), 0),
   );
