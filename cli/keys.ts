@@ -57,11 +57,15 @@ function refused(error: AppError): number {
   return error.status === 404 ? 1 : 2;
 }
 
-function wholeNumber(name: string, value: string | undefined): number | undefined {
+/** A whole-number option of at least `min` (1 unless 0 means something, as no export rows a month does). */
+function wholeNumber(name: string, value: string | undefined, min = 1): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new AppError('BAD_REQUEST', `--${name} must be a positive whole number, got '${value}'.`);
+  if (!Number.isInteger(n) || n < min)
+    throw new AppError(
+      'BAD_REQUEST',
+      `--${name} must be a ${min === 0 ? 'whole number from 0' : 'positive whole number'}, got '${value}'.`,
+    );
   return n;
 }
 
@@ -123,7 +127,7 @@ export async function runKeysCommand(args: string[]): Promise<number> {
           dailyCap: wholeNumber('daily-cap', values['daily-cap']),
           account: values.account,
           embedAllowList: commaList(values['embed-allow-list']),
-          exportRowsMonthly: wholeNumber('export-rows-monthly', values['export-rows-monthly']),
+          exportRowsMonthly: wholeNumber('export-rows-monthly', values['export-rows-monthly'], 0),
         });
         printJson({
           ...created.key,

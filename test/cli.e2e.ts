@@ -175,6 +175,25 @@ describe('the landgraph command', () => {
       // the refusals changed nothing
       expect(await usage()).toMatchObject({ allowance: 2500 });
 
+      // no export rows a month is a setting at creation too, as set-export-allowance takes it
+      const none = JSON.parse(
+        (
+          await cli(
+            ['keys', 'create', '--name', 'no-rows-e2e', '--kind', 'test', '--scopes', 'cadastre.read'].concat([
+              '--capabilities',
+              'bulk_export',
+              '--export-rows-monthly',
+              '0',
+            ]),
+            config,
+          )
+        ).stdout,
+      ) as { exportRowsMonthly: number | null };
+      expect(none.exportRowsMonthly).toBe(0);
+      await expect(
+        cli(['keys', 'create', '--name', 'x', '--kind', 'test', '--export-rows-monthly=-1'], config),
+      ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/must be a whole number from 0, got '-1'/) });
+
       const reset = await cli(['keys', 'set-export-allowance', created.id, 'default'], config);
       expect(JSON.parse(reset.stdout)).toMatchObject({ id: created.id, exportRowsMonthly: null });
       expect(await usage()).toEqual(
