@@ -6,7 +6,8 @@
  * and the layer routes of issue #11 with the whole property graph through REST and /graphql
  * and the whole graph against @graphql-hive/gateway over the distributed mode's subgraph services
  * (`--only start|lookup|address|planning|layers|graph|analytics|catchment|p7|enrich` runs one phase; layers includes graph unless --no-peer;
- * analytics times the suburb-analytics bundle, screen and timeseries against their p50 targets; catchment the walking catchment;
+ * analytics times the suburb-analytics bundle, screen and timeseries against their p50 targets (`--analytics-suburbs N`: with N synthetic
+ * suburbs per state besides the sandbox's, bench/analytics-scale.ts); catchment the walking catchment;
  * p7 the DA feed over 1,000,000 DAs, lots nearby and lot tiles in a database of its own; enrich one 2,000-row enrich job). First of all, the start phase times the
  * embedded default's cold and warm starts and reads its memory after a mix of requests. Bounded: loopback only, every phase has a
  * fixed duration, children are stopped on any exit.
@@ -65,7 +66,13 @@ import type { Child } from './processes.ts';
 import { freePort, startChild, stopAllChildren, stopChildrenOnExit, waitUntilAnswering } from './processes.ts';
 import { measureStart, startDocs, startSection, startVerdict } from './start-phase.ts';
 import type { AnalyticsQueries } from './analytics-phase.ts';
-import { analyticsQueries, analyticsVerdict, measureAnalyticsRoutes } from './analytics-phase.ts';
+import {
+  analyticsQueries,
+  analyticsVerdict,
+  checkAnalyticsScreens,
+  measureAnalyticsRoutes,
+} from './analytics-phase.ts';
+import { removeSyntheticSuburbs, scaleSuburbAnalytics, syntheticCounts } from './analytics-scale.ts';
 import { catchmentPaths, catchmentVerdict, checkCatchments, measureCatchments } from './catchment-phase.ts';
 import { P7_DATABASE_URL, prepareP7Database } from './p7-data.ts';
 import { describeP7Checks, measureP7, p7Requests } from './p7-phase.ts';
@@ -116,6 +123,7 @@ function options() {
       'planning-connections': { type: 'string', default: '1,8' },
       'layers-parcels': { type: 'string', default: '1000' },
       'layers-connections': { type: 'string', default: '1,16' },
+      'analytics-suburbs': { type: 'string', default: '0' },
       'catchment-points': { type: 'string', default: '200' },
       'catchment-connections': { type: 'string', default: '1,4' },
       'p7-applications': { type: 'string', default: '1000000' },
@@ -162,6 +170,8 @@ function options() {
     planningConnections: counts('planning-connections'),
     layersParcels: int('layers-parcels', values['layers-parcels'], 1, 100_000),
     layersConnections: counts('layers-connections'),
+    // synthetic computed suburbs per sandbox state for the analytics phase (0: the sandbox's own only)
+    analyticsSuburbs: int('analytics-suburbs', values['analytics-suburbs'], 0, 20_000),
     catchmentPoints: int('catchment-points', values['catchment-points'], 1, 100_000),
     catchmentConnections: counts('catchment-connections'),
     p7Applications: int('p7-applications', values['p7-applications'], 1_000, 10_000_000),
@@ -445,15 +455,43 @@ async function planningPhase(
   return { results, checks };
 }
 
-/** The suburb-analytics routes at one connection, against their p50 targets (printed; not written to the docs). */
-async function analyticsPhase(ctx: Context, queries: AnalyticsQueries): Promise<void> {
-  const results = await measureAnalyticsRoutes(
-    targetOf(ctx, 'facade'),
-    queries,
-    { load: ctx.opts.load, rounds: ctx.opts.rounds, initialWarmupS: ctx.opts.initialWarmupS },
-    (route, m) => process.stdout.write(line(route, m)),
-  );
-  process.stdout.write(`\n${analyticsVerdict(results, queries)}\n`);
+/**
+ * The suburb-analytics routes at one connection, against their p50 targets (printed; not written to the docs).
+ * At state scale the synthetic suburbs are counted again after the measurements (a rollup in the
+ * serving process would have replaced them) and then removed from the bench database.
+ */
+async function analyticsPhase(ctx: Context, queries: AnalyticsQueries, databaseUrl: string): Promise<void> {
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' / ');
+  try {
+    const loadBefore = load();
+    process.stdout.write(`load average (1 / 5 / 15 min) before the analytics phase: ${loadBefore}\n`);
+    const target = targetOf(ctx, 'facade');
+    for (const checked of await checkAnalyticsScreens(target, queries)) process.stdout.write(`  checked ${checked}\n`);
+    const results = await measureAnalyticsRoutes(
+      target,
+      queries,
+      { load: ctx.opts.load, rounds: ctx.opts.rounds, initialWarmupS: ctx.opts.initialWarmupS },
+      (route, m) => process.stdout.write(line(route, m)),
+    );
+    process.stdout.write(`\n${analyticsVerdict(results, queries)}\n`);
+    process.stdout.write(`load average (1 / 5 / 15 min) before the phase: ${loadBefore}; after it: ${load()}\n`);
+    if (queries.synthetic > 0) {
+      const now = await syntheticCounts(databaseUrl);
+      const synthetic = Object.values(now).reduce((sum, c) => sum + c.synthetic, 0);
+      if (synthetic !== queries.synthetic)
+        throw new Error(
+          `the bench database held ${queries.synthetic} synthetic suburbs before the phase and ${synthetic} after it (a rollup replaced them?): the figures above are not at state scale`,
+        );
+    }
+  } finally {
+    if (queries.synthetic > 0) {
+      const removed = await removeSyntheticSuburbs(databaseUrl, loadConfig().sandboxSeed);
+      process.stdout.write(`removed the synthetic suburbs again (${(removed.ms / 1000).toFixed(1)} s)\n`);
+    }
+  }
 }
 
 /** The layer routes and the whole property graph: every request tallied, then measured at each connection count. */
@@ -665,6 +703,16 @@ async function main(): Promise<void> {
   const address = opts.phases.has('address');
   const planning = opts.phases.has('planning');
   const layers = opts.phases.has('layers') || graph;
+  if (opts.phases.has('analytics')) {
+    // state scale: N synthetic suburbs per sandbox state (bench/analytics-scale.ts); 0 removes any a stopped run left
+    const scaled = await scaleSuburbAnalytics(databaseUrl, opts.analyticsSuburbs, seed);
+    if (opts.analyticsSuburbs > 0)
+      process.stdout.write(
+        `suburb analytics at state scale: ${Object.entries(scaled.states)
+          .map(([state, c]) => `${state} ${c.real} + ${c.synthetic.toLocaleString('en-AU')} synthetic`)
+          .join(', ')} (written, vacuumed and analysed in ${(scaled.ms / 1000).toFixed(1)} s)\n`,
+      );
+  }
   const analytics = opts.phases.has('analytics') ? await analyticsQueries(databaseUrl) : undefined;
   const catchment = opts.phases.has('catchment');
   const [points, addresses, lots, db, layerPoints, catchmentPoints] = await Promise.all([
@@ -696,7 +744,7 @@ async function main(): Promise<void> {
           requests.slice(0, 1).filter((r): r is string => typeof r === 'string'),
         )
       : []),
-    ...(analytics ? [analytics.routes.bundle[0] ?? ''] : []),
+    ...(analytics ? [analytics.rows[0]?.paths[0] ?? ''] : []),
     ...(catchment ? catchmentPaths(catchmentPoints).slice(0, 1) : []),
   ].map((path) => `${servers.facade.url}${path}`);
   const headers = await benchHeaders(ROOT, probes, databaseUrl);
@@ -713,7 +761,7 @@ async function main(): Promise<void> {
   const layersRun =
     layerRequests && opts.phases.has('layers') ? await layersPhase(ctx, layerRequests, db.parcels) : undefined;
   const graphRun = layerRequests && graph ? await graphPhase(ctx, layerRequests, databaseUrl) : undefined;
-  if (analytics) await analyticsPhase(ctx, analytics);
+  if (analytics) await analyticsPhase(ctx, analytics, databaseUrl);
   if (catchment) {
     // printed, not written to docs/benchmarks.md: the figure goes in the notes of the issue
     const facade = targetOf(ctx, 'facade');
