@@ -41,6 +41,28 @@ describe('statements folded into one (foldedSql)', () => {
     expect(folded[0].map((row) => (row as { i: number }).i)).toEqual([14, 12, 10, 8, 6]);
   });
 
+  it('holds each text once per combined statement: copies asked in the same turn go in later rounds', async () => {
+    // concurrent requests ask the same layers' statements (same text, other keys) in one turn
+    const alone = await Promise.all([
+      db.sql(numbers(1)),
+      db.sql(numbers(20)),
+      db.sql(letters('xy')),
+      db.sql(numbers(40)),
+    ]);
+    queries.length = 0;
+    const folded = await Promise.all([
+      foldedSql(db, numbers(1)),
+      foldedSql(db, numbers(20)),
+      foldedSql(db, letters('xy')),
+      foldedSql(db, numbers(40)),
+    ]);
+    expect(folded).toEqual(alone);
+    // round one: numbers and letters combined; round two and three: the further copies of numbers, alone
+    expect(queries).toHaveLength(3);
+    expect(queries.filter((sql) => sql.includes('json_agg(q)'))).toHaveLength(1);
+    expect(queries.find((sql) => sql.includes('json_agg(q)'))?.match(/json_agg\(q\)/g)).toHaveLength(2);
+  });
+
   it('sends a statement asked alone as it is', async () => {
     queries.length = 0;
     const rows = await foldedSql(db, letters('ab'));
