@@ -51,6 +51,8 @@ export type GraphRunFacts = BenchFacts & {
   loadAvg: string;
   distributedCommand: string;
   subgraphPoolMax: number;
+  /** NODE_OPTIONS of the bench, which every server of the comparison inherits (ours and the peer alike). */
+  nodeOptions: string | undefined;
 };
 
 const find = (results: readonly GraphCompareResult[], row: GraphRowName, connections: number) =>
@@ -180,6 +182,7 @@ Load: ${facts.connections.join(' and ')} connections; ${facts.initialWarmupS} s 
 ${facts.warmupS} s warm-up and ${facts.durationS} s measured, best of ${facts.rounds} round${facts.rounds === 1 ? '' : 's'}; ${facts.parcelsAsked.toLocaleString('en-AU')} parcels cycled.
 Embedded: \`${facts.facadeCommand}\`, pool of ${facts.poolMax}. Distributed: \`${facts.distributedCommand}\`, a pool of ${facts.subgraphPoolMax} in the gateway and in each
 of the 8 subgraph services. Peer: \`node --import tsx bench/peer/gateway.ts\`. Code: ${facts.code}.
+Node options of every server, ours and the peer's: ${facts.nodeOptions ? `\`NODE_OPTIONS=${facts.nodeOptions}\`` : "Node's defaults"}.
 
 ${graphTable(results)}
 

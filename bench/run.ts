@@ -855,6 +855,7 @@ async function main(): Promise<void> {
       loadAvg: graphRun.loadAvg,
       distributedCommand: graphRun.distributedCommand,
       subgraphPoolMax: opts.subgraphPoolMax,
+      nodeOptions: process.env.NODE_OPTIONS,
     };
     const notes = [
       'Our gateway (embedded and distributed) authenticated a test key holding every scope on every request (auth, rate limit and metering included); the peer got the same header and ignored it.',
