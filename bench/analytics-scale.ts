@@ -22,7 +22,7 @@
 import type { Database, QueryFn } from '../core/db.ts';
 import { loadConfig } from '../core/config.ts';
 import { livabilityScore } from '../core/suburb-analytics/livability.ts';
-import { rollupSuburbAnalytics, staleStates, SUBURB_STATES } from '../core/suburb-analytics/rollup.ts';
+import { insertBundles, rollupSuburbAnalytics, staleStates, SUBURB_STATES } from '../core/suburb-analytics/rollup.ts';
 import { suburbKey } from '../core/suburb-metrics.ts';
 import { Rng } from '../prisma/sandbox/random.ts';
 import { SUBURB_METRICS_PROVIDERS } from '../subgraphs/suburb-metrics.ts';
@@ -31,7 +31,6 @@ import { withDatabase } from './database.ts';
 const DATASET = 'sandbox';
 /** A synthetic suburb's key: its source's key, then ` SYNTHETIC` and its number (PostgreSQL regex). */
 const SYNTHETIC_KEY = ' SYNTHETIC [0-9]+$';
-const BATCH = 1_000;
 const SERIES = ['prices', 'rents', 'approvals', 'bonds'] as const;
 
 type SourceRow = {
@@ -146,28 +145,14 @@ async function counts(db: Database): Promise<Record<string, { real: number; synt
 }
 
 async function insertState(query: QueryFn, state: string, rows: readonly Synthetic[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) {
-    const b = rows.slice(i, i + BATCH);
-    await query(
-      `INSERT INTO analytics.suburb_bundle (dataset, state, suburb, name, lga_code, lga_name, livability_score, bundle,
-         metrics, computed_at)
-       SELECT $1, $2, u.suburb, u.name, u.lga_code, u.lga_name, u.score, u.bundle::jsonb, u.metrics::jsonb, u.computed_at
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[], $9::text[], $10::timestamptz[])
-         AS u(suburb, name, lga_code, lga_name, score, bundle, metrics, computed_at)`,
-      [
-        DATASET,
-        state,
-        b.map((r) => r.key),
-        b.map((r) => r.name),
-        b.map((r) => r.lga_code),
-        b.map((r) => r.lga_name),
-        b.map((r) => r.score),
-        b.map((r) => JSON.stringify(r.bundle)),
-        b.map((r) => JSON.stringify(r.metrics)),
-        b.map((r) => r.computed_at),
-      ],
-    );
+  // the product's own writer; a state's sources come from one rollup, so their rows share its time
+  const byTime = new Map<string, Synthetic[]>();
+  for (const row of rows) {
+    const group = byTime.get(row.computed_at);
+    if (group) group.push(row);
+    else byTime.set(row.computed_at, [row]);
   }
+  for (const [computedAt, group] of byTime) await insertBundles(query, DATASET, state, group, computedAt);
   // every series row of the source again under the synthetic key, its value scaled by the suburb's factor for that metric
   await query(
     `INSERT INTO analytics.suburb_series (dataset, state, suburb, metric, section, period, property_type, value, count)

@@ -122,7 +122,8 @@ export function mergeContributions(
   return merged;
 }
 
-type BundleRow = {
+/** A suburb's row of `analytics.suburb_bundle`, as the rollup writes it. */
+export type BundleRow = {
   key: string;
   name: string;
   lga_code: string | null;
@@ -247,19 +248,15 @@ async function inBatches<T>(rows: readonly T[], write: (batch: readonly T[]) => 
   for (let i = 0; i < rows.length; i += BATCH) await write(rows.slice(i, i + BATCH));
 }
 
-/** Replaces one state's rows inside an open transaction. */
-async function writeState(
+/** Inserts one state's bundle rows, in batches, inside the caller's transaction. */
+export async function insertBundles(
   query: QueryFn,
   dataset: string,
-  state: SuburbState,
-  built: Awaited<ReturnType<typeof buildStateBundles>>,
+  state: string,
+  rows: readonly BundleRow[],
   computedAt: string,
-  tookMs: number,
 ): Promise<void> {
-  for (const table of ['suburb_bundle', 'suburb_series', 'metric_catalog', 'rollup_run']) {
-    await query(`DELETE FROM analytics.${table} WHERE dataset = $1 AND state = $2`, [dataset, state]);
-  }
-  await inBatches(built.bundles, (b) =>
+  await inBatches(rows, (b) =>
     query(
       `INSERT INTO analytics.suburb_bundle (dataset, state, suburb, name, lga_code, lga_name, livability_score, bundle,
          metrics, computed_at)
@@ -280,6 +277,21 @@ async function writeState(
       ],
     ),
   );
+}
+
+/** Replaces one state's rows inside an open transaction. */
+async function writeState(
+  query: QueryFn,
+  dataset: string,
+  state: SuburbState,
+  built: Awaited<ReturnType<typeof buildStateBundles>>,
+  computedAt: string,
+  tookMs: number,
+): Promise<void> {
+  for (const table of ['suburb_bundle', 'suburb_series', 'metric_catalog', 'rollup_run']) {
+    await query(`DELETE FROM analytics.${table} WHERE dataset = $1 AND state = $2`, [dataset, state]);
+  }
+  await insertBundles(query, dataset, state, built.bundles, computedAt);
   await inBatches(built.series, (b) =>
     query(
       `INSERT INTO analytics.suburb_series (dataset, state, suburb, metric, section, period, property_type, value, count)
