@@ -160,6 +160,8 @@ function options() {
   if (values['start-entry'] !== startEntry) throw new Error('--start-entry must be dist or sources');
   return {
     phases,
+    /** Whether --only named the phase (else every phase runs). */
+    onePhase: only !== undefined,
     startEntry,
     startRequests: int('start-requests', values['start-requests'], 1, 100_000),
     warmStarts: int('warm-starts', values['warm-starts'], 1, 10),
@@ -670,6 +672,10 @@ async function main(): Promise<void> {
   stopChildrenOnExit(stopLoad);
   // the code the servers will load, read before they start: the tree may change during a long run
   const code = codeVersion();
+  // --prepare-only without --only builds the benchmark database of the size asked and measures nothing: the start and
+  // enrich phases have nothing to prepare, and the P7 phase prepares a database of its own (--only p7)
+  if (opts.prepareOnly && !opts.onePhase)
+    for (const phase of ['start', 'p7', 'enrich'] as const) opts.phases.delete(phase);
   if (opts.phases.has('start')) await startPhase(opts, code);
   if (opts.phases.has('p7')) await p7Phase(opts, code);
   // enrich: one 2,000-row job on its own bench database (bench/enrich.ts), target under 30 s
