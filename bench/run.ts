@@ -84,6 +84,12 @@ import type { RouteResult, RunFacts } from './report.ts';
 import { resultsTable, section, verdict, writeDocs } from './report.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The machine's load average (1 / 5 / 15 min), as each phase reports it beside its figures. */
+const loadAverage = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ');
 const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const PROFILE_DIR = fileURLToPath(new URL('../.landgraph-bench/profiles', import.meta.url));
 const START_TIMEOUT_MS = 180_000;
@@ -463,12 +469,8 @@ async function planningPhase(
  * serving process would have replaced them) and then removed from the bench database.
  */
 async function analyticsPhase(ctx: Context, queries: AnalyticsQueries, databaseUrl: string): Promise<void> {
-  const load = () =>
-    loadavg()
-      .map((n) => n.toFixed(2))
-      .join(' / ');
   try {
-    const loadBefore = load();
+    const loadBefore = loadAverage();
     process.stdout.write(`load average (1 / 5 / 15 min) before the analytics phase: ${loadBefore}\n`);
     const target = targetOf(ctx, 'facade');
     for (const checked of await checkAnalyticsScreens(target, queries)) process.stdout.write(`  checked ${checked}\n`);
@@ -479,7 +481,7 @@ async function analyticsPhase(ctx: Context, queries: AnalyticsQueries, databaseU
       (route, m) => process.stdout.write(line(route, m)),
     );
     process.stdout.write(`\n${analyticsVerdict(results, queries)}\n`);
-    process.stdout.write(`load average (1 / 5 / 15 min) before the phase: ${loadBefore}; after it: ${load()}\n`);
+    process.stdout.write(`load average (1 / 5 / 15 min) before the phase: ${loadBefore}; after it: ${loadAverage()}\n`);
     if (queries.synthetic > 0) {
       const now = await syntheticCounts(databaseUrl);
       const synthetic = Object.values(now).reduce((sum, c) => sum + c.synthetic, 0);
@@ -506,9 +508,7 @@ async function layersPhase(
   process.stdout.write(`checking the layer routes: ${queries.points.length} parcels, each asked of every route\n`);
   const checks = await checkLayerRoutes(facade.url, ctx.headers, queries);
   for (const line of describeLayerChecks(checks)) process.stdout.write(`  ${line}\n`);
-  const loadAvg = loadavg()
-    .map((n) => n.toFixed(1))
-    .join(' / ');
+  const loadAvg = loadAverage();
   const results = await measureLayerRoutes(
     facade,
     queries,
@@ -541,9 +541,7 @@ async function graphPhase(ctx: Context, queries: LayerQueries, databaseUrl: stri
     const targets = graphTargets(targetOf(ctx, 'facade'), servers);
     const checks = await checkGraphServers(targets, ctx.headers, queries);
     for (const line of describeGraphChecks(checks.rows, checks.parity)) process.stdout.write(`  ${line}\n`);
-    const loadAvg = loadavg()
-      .map((n) => n.toFixed(1))
-      .join(' / ');
+    const loadAvg = loadAverage();
     const results = await measureGraphServers(
       targets,
       queries,
@@ -577,9 +575,7 @@ async function startPhase(opts: Options, code: string): Promise<void> {
         }
       : { label: 'the sources through tsx', args: [...flags, '--import', 'tsx', 'bench/serve-sources.ts'] };
   if (opts.startEntry === 'dist') execFileSync(process.execPath, ['bin/build.js'], { cwd: ROOT, stdio: 'inherit' });
-  const loadAvg = loadavg()
-    .map((n) => n.toFixed(1))
-    .join(' / ');
+  const loadAvg = loadAverage();
   const result = await measureStart(
     ROOT,
     entry,
@@ -601,10 +597,6 @@ async function startPhase(opts: Options, code: string): Promise<void> {
 async function p7Phase(opts: Options, code: string): Promise<void> {
   const databaseUrl = process.env.BENCH_P7_DATABASE_URL ?? P7_DATABASE_URL;
   const say = (text: string) => process.stdout.write(`${text}\n`);
-  const load = () =>
-    loadavg()
-      .map((n) => n.toFixed(1))
-      .join(' / ');
   say(`preparing ${new URL(databaseUrl).pathname.slice(1)}`);
   const data = await prepareP7Database(databaseUrl, loadConfig().sandboxSeed, opts.p7Applications, say);
   say(
@@ -628,7 +620,7 @@ async function p7Phase(opts: Options, code: string): Promise<void> {
     const requests = await p7Requests(databaseUrl, servers.facade.url, headers, queries);
     const checked = describeP7Checks(requests.checks);
     for (const text of checked) say(`  ${text}`);
-    const loadAvgBefore = load();
+    const loadAvgBefore = loadAverage();
     const results = await measureP7(
       target,
       requests,
@@ -640,7 +632,7 @@ async function p7Phase(opts: Options, code: string): Promise<void> {
       },
       (row, connections, m) => process.stdout.write(line(`${P7_ROW[row].label}@${connections}`, m)),
     );
-    const loadAvgAfter = load();
+    const loadAvgAfter = loadAverage();
     say(`\n${p7Table(results)}\n\n${p7Verdict(results, data.applications)}`);
     if (!opts.docs) return;
     const facts = {

@@ -90,10 +90,13 @@ function polygonsUnder(node: PolyPathD, out: LocalPolygon[]): LocalPolygon[] {
   return out;
 }
 
-/** The parcel less the union of the cuts. */
+/**
+ * The parcel (its rings wound as `wound` makes them) less the union of the cuts (capsules, counter-clockwise by
+ * construction): under the non-zero rule overlapping cuts add up and a hole of the parcel stays a hole.
+ */
 function difference(parcel: LocalPolygon, cuts: readonly Pt[][]): LocalPolygon[] {
-  const subject = parcel.map((ring, i) => pathOf(wound([...ring], i === 0)));
-  const clip = cuts.map((ring) => pathOf(wound([...ring], true)));
+  const subject = parcel.map(pathOf);
+  const clip = cuts.map(pathOf);
   const tree = new PolyTreeD();
   Clipper.booleanOpDWithPolyTree(ClipType.Difference, subject, clip, tree, FillRule.NonZero, CLIP_PRECISION);
   return polygonsUnder(tree, []);
@@ -170,7 +173,8 @@ export function buildEnvelope(
   const outer = polygon?.[0];
   if (!polygon || !outer) throw new RangeError(`A ${parcel.type} has no polygon to build an envelope in`);
   const frame = LocalFrame.around(outer);
-  const subject: LocalPolygon = polygon.map((ring) => localRing(ring, frame));
+  // wound once for every tier's clipping: the outer ring counter-clockwise, the holes clockwise
+  const subject: LocalPolygon = polygon.map((ring, i) => wound(localRing(ring, frame), i === 0));
   const parcelArea = round2(
     polygonsOf(parcel).reduce((sum, p) => sum + polygonArea(p.map((ring) => ring.map((q) => frame.toLocal(q)))), 0),
   );
