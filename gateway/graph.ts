@@ -18,6 +18,7 @@ import { logger } from '../core/logger.ts';
 import type { Subgraph } from '../core/subgraph.ts';
 import type { SubgraphName } from '../subgraphs/index.ts';
 import { composeSupergraph } from './compose.ts';
+import { installOperationMemo } from './operation-memo.ts';
 import type { GatewayContext } from './datasources.ts';
 import { HttpSubgraphDataSource, InProcessSubgraphDataSource } from './datasources.ts';
 import type { Admission } from './operations.ts';
@@ -98,6 +99,7 @@ function supergraphFor(mode: GraphMode): string {
 }
 
 export async function createGraph(mode: GraphMode): Promise<Graph> {
+  installOperationMemo();
   const supergraphSdl = supergraphFor(mode);
   const gateway = new ApolloGateway({
     supergraphSdl,

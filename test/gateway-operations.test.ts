@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RequestScope } from '../core/context.ts';
 import { INTERNAL_SCOPE } from '../core/context.ts';
 import { InProcessSubgraphDataSource } from '../gateway/datasources.ts';
+import { operationMemoStats } from '../gateway/operation-memo.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { buildSubgraphs } from '../app/runtime.ts';
 import type { Fixtures } from './support/fixtures.ts';
@@ -82,6 +83,43 @@ describe("the facade's operations on the gateway executor (graph.execute)", () =
   it('refuses variables of the wrong type as an error, not an exception', async () => {
     const result = await runtime.graph.execute(PARCEL_AT, { lat: 'north', lng: 144, state: 'VIC' }, scope);
     expect(result.errors?.[0]?.message).toMatch(/\$lat/);
+  });
+});
+
+describe("the gateway's operation memo (gateway/operation-memo.ts)", () => {
+  const WITH_FRAGMENT = `query ParcelAtWithFragment($lat: Float!, $lng: Float!, $state: String!) {
+    parcelAt(lat: $lat, lng: $lng, state: $state) { ...parcelResult }
+  }
+  fragment parcelResult on CadastreLayer { status data { parcel_pfi state } }`;
+
+  it('converts each cached operation once and answers every call with its own variables', async () => {
+    const ask = (p: Fixtures['vicParcel'], state: string) =>
+      runtime.graph.execute<{ parcelAt: { data: { parcel_pfi: string } } }>(
+        PARCEL_AT,
+        { lat: p.lat, lng: p.lng, state },
+        scope,
+      );
+    await ask(f.vicParcel, 'VIC');
+    const before = { ...operationMemoStats };
+    const vic = await ask(f.vicParcel, 'VIC');
+    const nsw = await ask(f.nswParcel, 'NSW');
+    expect(operationMemoStats.hits - before.hits).toBe(2); // Apollo's executeQueryPlan reached the memo
+    expect(operationMemoStats.misses).toBe(before.misses);
+    expect(vic.data?.parcelAt.data.parcel_pfi).toBe(f.vicParcel.parcel_pfi);
+    expect(nsw.data?.parcelAt.data.parcel_pfi).toBe(f.nswParcel.parcel_pfi);
+  });
+
+  it("answers an operation with fragments through Apollo Server as graphql-js would, from the memo's second call", async () => {
+    const variables = { lat: f.qldParcel.lat, lng: f.qldParcel.lng, state: 'QLD' };
+    const first = await viaApolloServer(WITH_FRAGMENT, variables);
+    const before = operationMemoStats.hits;
+    const second = await viaApolloServer(WITH_FRAGMENT, variables);
+    expect(operationMemoStats.hits).toBeGreaterThan(before);
+    expect(first.errors).toBeUndefined();
+    expect(second).toEqual(first);
+    expect(second.data).toEqual({
+      parcelAt: { status: 'ok', data: { parcel_pfi: f.qldParcel.parcel_pfi, state: 'QLD' } },
+    });
   });
 });
 
