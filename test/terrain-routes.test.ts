@@ -6,6 +6,9 @@ import { openDatabase } from '../core/db.ts';
 import { ProvenanceCatalog } from '../core/provenance.ts';
 import { metresPerDegree } from '../subgraphs/terrain/dem.ts';
 import { buildTerrainSubgraph } from '../subgraphs/terrain/server.ts';
+import type { DemTileRow } from '../subgraphs/terrain/sql.ts';
+import { DEM_TILES_FOR_WINDOWS } from '../subgraphs/terrain/sql.ts';
+import { demTileCache } from '../subgraphs/terrain/tile-cache.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
 import type { TestRuntime } from './support/runtime.ts';
@@ -208,6 +211,54 @@ describe('terrain routes and graph', () => {
     expect(res.headers['x-service-attribution']).toMatch(/Vicmap Elevation$/);
     const feature = await stats({ state: 'VIC', polygon: { type: 'Feature', properties: {}, geometry: polygon } });
     expect(feature.body.data).toEqual(res.body.data);
+  });
+
+  it("reads a tile's heights once per version of the tile: a rewritten tile is read again at the next call", async () => {
+    const polygon = square(144.30102, -36.70298, 0.00196);
+    const before = await stats({ state: 'VIC', polygon });
+    expect(before.status).toBe(200);
+    const cache = demTileCache(t.runtime.db);
+    const held = cache.known(
+      'live',
+      [{ state: 'VIC', west: 144.301, south: -36.703, east: 144.303, north: -36.701 }],
+      0,
+    );
+    expect(held.ids.sort()).toEqual([0, 1].flatMap((tx) => [0, 1].map((ty) => `${SNAPSHOT}-${tx}-${ty}`)).sort());
+    // the statement leaves out the heights of the held versions only
+    const rows = await t.runtime.db.sql<DemTileRow>(
+      DEM_TILES_FOR_WINDOWS('live', ['VIC'], [144.301], [-36.703], [144.303], [-36.701], {
+        states: held.states.slice(1),
+        ids: held.ids.slice(1),
+        versions: held.versions.slice(1),
+      }),
+    );
+    expect(
+      rows
+        .filter((row) => row.heights === null)
+        .map((row) => row.tile_id)
+        .sort(),
+    ).toEqual(held.ids.slice(1).sort());
+    expect(rows.filter((row) => row.heights !== null).map((row) => row.tile_id)).toEqual([held.ids[0]]);
+
+    const again = await stats({ state: 'VIC', polygon });
+    expect(again.body).toEqual(before.body);
+    await t.runtime.db.query(
+      `UPDATE terrain.dem_tile SET heights = (SELECT array_agg(h + 10 ORDER BY n) FROM unnest(heights) WITH ORDINALITY AS u(h, n))
+       WHERE dataset = 'live' AND state = 'VIC' AND tile_id LIKE $1`,
+      [`${SNAPSHOT}-%`],
+    );
+    try {
+      const raised = await stats({ state: 'VIC', polygon });
+      expect(raised.body.data.mean_m).toBeCloseTo(before.body.data.mean_m + 10, 2);
+      expect(raised.body.data.min_m).toBeCloseTo(before.body.data.min_m + 10, 2);
+    } finally {
+      await t.runtime.db.query(
+        `UPDATE terrain.dem_tile SET heights = (SELECT array_agg(h - 10 ORDER BY n) FROM unnest(heights) WITH ORDINALITY AS u(h, n))
+         WHERE dataset = 'live' AND state = 'VIC' AND tile_id LIKE $1`,
+        [`${SNAPSHOT}-%`],
+      );
+    }
+    expect((await stats({ state: 'VIC', polygon })).body).toEqual(before.body);
   });
 
   it.each([

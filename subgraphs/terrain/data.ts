@@ -9,7 +9,8 @@ import type { ContourLineModel } from './contour-set.ts';
 import type { EarthworksModel } from './earthworks.ts';
 import type { DemTile } from './dem.ts';
 import type { DemTileRow, FootprintCheckRow } from './sql.ts';
-import { DEM_TILES_FOR_WINDOWS, FOOTPRINT_ON_LOT, heightsFromArraySend } from './sql.ts';
+import { DEM_TILES_FOR_WINDOWS, FOOTPRINT_ON_LOT, heightsFromArraySend, PREFILTER_MARGIN_DEGREES } from './sql.ts';
+import { demTileCache, heldKey } from './tile-cache.ts';
 import type { GroundProfileModel } from './profile.ts';
 import type { TerrainStatsModel } from './stats.ts';
 import type { ContourStyle } from './zoom.ts';
@@ -56,6 +57,8 @@ export class TerrainData {
   ) {
     this.tiles = new DataLoader(
       async (keys) => {
+        const cache = demTileCache(deps.db);
+        const known = cache.known(scope.dataset, keys, PREFILTER_MARGIN_DEGREES);
         const rows = await deps.db.sql<DemTileRow>(
           DEM_TILES_FOR_WINDOWS(
             scope.dataset,
@@ -64,12 +67,23 @@ export class TerrainData {
             keys.map((k) => k.south),
             keys.map((k) => k.east),
             keys.map((k) => k.north),
+            known,
           ),
           GENERIC_PLAN,
         );
         const byIndex = keys.map((): DemTile[] => []);
-        for (const { keys: served, heights, ...rest } of rows) {
-          const tile: DemTile = { ...rest, heights: heightsFromArraySend(heights) };
+        for (const { keys: served, heights, state, version, ...header } of rows) {
+          let tile: DemTile;
+          if (heights) {
+            tile = { ...header, heights: heightsFromArraySend(heights) };
+            cache.hold(scope.dataset, state, version, tile);
+          } else {
+            // skipped because this process holds that version: the tile as it was when the statement was sent
+            const held = known.byKey.get(heldKey(scope.dataset, state, header.tile_id));
+            if (!held) throw new Error(`DEM tile ${header.tile_id} came back without heights that are not held`);
+            tile = held.tile;
+            cache.touch(scope.dataset, state, header.tile_id);
+          }
           for (const i of served) byIndex[i]?.push(tile);
         }
         return byIndex;

@@ -1,8 +1,17 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { DemTile } from './dem.ts';
 
-/** A DEM tile as the statement returns it: its heights in `array_send` form, and the indexes (in the batch) of every window it serves. */
-export type DemTileRow = Omit<DemTile, 'heights'> & { heights: Uint8Array; keys: number[] };
+/**
+ * A DEM tile as the statement returns it: its state and row version, its heights in `array_send`
+ * form (null where the caller already holds that version: tile-cache.ts), and the indexes (in the
+ * batch) of every window it serves.
+ */
+export type DemTileRow = Omit<DemTile, 'heights'> & {
+  state: string;
+  version: string;
+  heights: Uint8Array | null;
+  keys: number[];
+};
 
 const FLOAT8_OID = 701;
 
@@ -39,11 +48,11 @@ export function heightsFromArraySend(bytes: Uint8Array): Float64Array {
  * The largest DEM cell the index prefilter allows for (about 1 km): a tile is read when it
  * comes within one of its own cells of a window, so slopes and lines at the edge have neighbours.
  */
-const PREFILTER_MARGIN_DEGREES = 0.01;
+export const PREFILTER_MARGIN_DEGREES = 0.01;
 
 /**
  * Every DEM tile within a cell of any window of a batch, in one statement: each tile once,
- * with the windows it serves. The `&&` on the expanded window lets the GiST index on the
+ * with the windows it serves, its heights left out where `held` names its current version. The `&&` on the expanded window lets the GiST index on the
  * extent pick candidates; the exact one-cell test then drops tiles merely near a window.
  */
 export const DEM_TILES_FOR_WINDOWS = (
@@ -53,13 +62,18 @@ export const DEM_TILES_FOR_WINDOWS = (
   souths: number[],
   easts: number[],
   norths: number[],
+  held: { states: string[]; ids: string[]; versions: string[] },
 ) => Prisma.sql`
   WITH k AS (
     SELECT (i - 1)::int AS i, state, w, s, e, n
     FROM unnest(${states}::text[], ${wests}::float8[], ${souths}::float8[], ${easts}::float8[], ${norths}::float8[])
       WITH ORDINALITY AS u(state, w, s, e, n, i)
   )
-  SELECT t.tile_id, t.west, t.north, t.cell_lng, t.cell_lat, t.cols, t.rows, array_send(t.heights) AS heights,
+  SELECT t.tile_id, t.state, t.xmin::text AS version, t.west, t.north, t.cell_lng, t.cell_lat, t.cols, t.rows,
+         CASE WHEN EXISTS (
+           SELECT 1 FROM unnest(${held.states}::text[], ${held.ids}::text[], ${held.versions}::text[]) AS h(state, tile_id, version)
+           WHERE h.state = t.state AND h.tile_id = t.tile_id AND h.version = t.xmin::text
+         ) THEN NULL ELSE array_send(t.heights) END AS heights,
          array_agg(k.i ORDER BY k.i) AS keys
   FROM k
   JOIN terrain.dem_tile t
@@ -67,7 +81,7 @@ export const DEM_TILES_FOR_WINDOWS = (
    AND t.extent && ST_Expand(ST_MakeEnvelope(k.w, k.s, k.e, k.n, 4326), ${PREFILTER_MARGIN_DEGREES}::float8)
    AND t.west - t.cell_lng <= k.e AND t.west + (t.cols + 1) * t.cell_lng >= k.w
    AND t.north + t.cell_lat >= k.s AND t.north - (t.rows + 1) * t.cell_lat <= k.n
-  GROUP BY t.dataset, t.state, t.tile_id
+  GROUP BY t.dataset, t.state, t.tile_id, t.xmin
   ORDER BY t.tile_id`;
 
 export type FootprintCheckRow = {
