@@ -10,6 +10,7 @@ import type { TerrainPolygon } from '../subgraphs/terrain/polygon.ts';
 import { assertTerrainPolygon, bboxPolygon } from '../subgraphs/terrain/polygon.ts';
 import { terrainStats } from '../subgraphs/terrain/stats.ts';
 import { contourInterval, contourStyle, zoomForWindow } from '../subgraphs/terrain/zoom.ts';
+import { DemTileCache, heldKey } from '../subgraphs/terrain/tile-cache.ts';
 
 type Surface = (lng: number, lat: number) => number;
 const W = 144.3;
@@ -332,5 +333,46 @@ describe('polygon rules', () => {
     const polygon = { type: 'Polygon' as const, coordinates: [ring] };
     expect(assertTerrainPolygon(polygon)).toEqual(polygon);
     expect(assertTerrainPolygon({ type: 'MultiPolygon', coordinates: [[ring]] }).type).toBe('MultiPolygon');
+  });
+});
+
+describe('the DEM tile cache', () => {
+  const tile = (id: string, west: number): DemTile => ({
+    tile_id: id,
+    west,
+    north: -36.7,
+    cell_lng: 0.001,
+    cell_lat: 0.001,
+    cols: 10,
+    rows: 10,
+    heights: new Float64Array(100),
+  });
+  const window = (state: string, west: number) => ({ state, west, south: -36.705, east: west + 0.005, north: -36.7 });
+
+  it("names only the held tiles of the window's state and dataset near the window, with their versions", () => {
+    const cache = new DemTileCache(10);
+    cache.hold('sandbox', 'VIC', '11', tile('a', 144.0));
+    cache.hold('sandbox', 'VIC', '12', tile('b', 145.0));
+    cache.hold('sandbox', 'NSW', '13', tile('a', 144.0));
+    cache.hold('live', 'VIC', '14', tile('a', 144.0));
+    const known = cache.known('sandbox', [window('VIC', 144.002)], 0.01);
+    expect(known).toMatchObject({ states: ['VIC'], ids: ['a'], versions: ['11'] });
+    expect(known.byKey.get(heldKey('sandbox', 'VIC', 'a'))?.tile.west).toBe(144.0);
+    expect(cache.known('sandbox', [window('VIC', 144.5)], 0.01).ids).toEqual([]);
+    expect(cache.known('sandbox', [window('QLD', 144.002)], 0.01).ids).toEqual([]);
+    cache.hold('sandbox', 'VIC', '21', tile('a', 144.0)); // a new version replaces the held one
+    expect(cache.known('sandbox', [window('VIC', 144.002)], 0.01).versions).toEqual(['21']);
+    expect(cache.size).toBe(4);
+  });
+
+  it('holds at most its bound, letting the least recently used tile go first', () => {
+    const cache = new DemTileCache(2);
+    cache.hold('sandbox', 'VIC', '1', tile('a', 144.0));
+    cache.hold('sandbox', 'VIC', '2', tile('b', 144.004));
+    cache.touch('sandbox', 'VIC', 'a'); // b is now the least recently used
+    cache.hold('sandbox', 'VIC', '3', tile('c', 144.008));
+    expect(cache.size).toBe(2);
+    const held = cache.known('sandbox', [{ state: 'VIC', west: 143.9, south: -36.8, east: 144.1, north: -36.6 }], 0);
+    expect(held.ids.sort()).toEqual(['a', 'c']);
   });
 });

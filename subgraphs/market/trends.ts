@@ -18,10 +18,11 @@ export const GROWTH_YEARS = [1, 3, 5] as const;
 /** The dwelling type of the rents a sale type's yield is taken against (land has no rent). */
 export const RENT_DWELLING: Record<string, string | undefined> = { house: 'house', unit: 'unit' };
 
-/** 2025-07-01 → 2025-Q3. */
+/** 2025-07-01 → 2025-Q3. Sliced rather than split: it labels every rent and sale row of a suburb's market. */
 export function quarterLabel(date: string): string {
-  const [y, m] = date.split('-').map(Number) as [number, number];
-  return `${y}-Q${Math.floor((m - 1) / 3) + 1}`;
+  const dash = date.indexOf('-');
+  const month = Number(date.slice(dash + 1, dash + 3));
+  return `${Number(date.slice(0, dash))}-Q${Math.floor((month - 1) / 3) + 1}`;
 }
 
 /** The first day of the quarter a date is in. */

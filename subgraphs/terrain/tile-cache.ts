@@ -17,7 +17,7 @@ import type { DemTile } from './dem.ts';
  */
 export const MAX_HELD_TILES = 256;
 
-export type HeldTile = { state: string; version: string; tile: DemTile };
+export type HeldTile = { dataset: string; state: string; version: string; tile: DemTile };
 
 /** What a statement may skip: the held tiles near the windows, as parallel arrays for the SQL, and by heldKey. */
 export type KnownTiles = { states: string[]; ids: string[]; versions: string[]; byKey: Map<string, HeldTile> };
@@ -25,6 +25,8 @@ export type KnownTiles = { states: string[]; ids: string[]; versions: string[]; 
 export class DemTileCache {
   // A Map iterates in insertion order; re-inserting on use keeps the least recently used first.
   private readonly held = new Map<string, HeldTile>();
+  // The same tiles by dataset and state, so a call looks only at its own state's tiles.
+  private readonly byState = new Map<string, Map<string, HeldTile>>();
 
   constructor(private readonly max = MAX_HELD_TILES) {}
 
@@ -33,7 +35,7 @@ export class DemTileCache {
   }
 
   /**
-   * The held tiles of a dataset's state that come within `margin` degrees of any window: a
+   * The held tiles of a dataset's states that come within `margin` degrees of any window: a
    * superset of the tiles the statement will return is harmless (it skips only tiles it finds).
    */
   known(
@@ -42,24 +44,27 @@ export class DemTileCache {
     margin: number,
   ): KnownTiles {
     const known: KnownTiles = { states: [], ids: [], versions: [], byKey: new Map() };
-    for (const [key, held] of this.held) {
-      const { tile } = held;
-      if (!key.startsWith(`${dataset}\u0000`)) continue;
-      const east = tile.west + tile.cols * tile.cell_lng;
-      const south = tile.north - tile.rows * tile.cell_lat;
-      const near = windows.some(
-        (w) =>
-          w.state === held.state &&
-          tile.west - margin <= w.east &&
-          east + margin >= w.west &&
-          south - margin <= w.north &&
-          tile.north + margin >= w.south,
-      );
-      if (!near) continue;
-      known.states.push(held.state);
-      known.ids.push(tile.tile_id);
-      known.versions.push(held.version);
-      known.byKey.set(key, held);
+    for (const state of new Set(windows.map((w) => w.state))) {
+      const ofState = this.byState.get(stateKey(dataset, state));
+      if (!ofState) continue;
+      for (const held of ofState.values()) {
+        const { tile } = held;
+        const east = tile.west + tile.cols * tile.cell_lng;
+        const south = tile.north - tile.rows * tile.cell_lat;
+        const near = windows.some(
+          (w) =>
+            w.state === state &&
+            tile.west - margin <= w.east &&
+            east + margin >= w.west &&
+            south - margin <= w.north &&
+            tile.north + margin >= w.south,
+        );
+        if (!near) continue;
+        known.states.push(state);
+        known.ids.push(tile.tile_id);
+        known.versions.push(held.version);
+        known.byKey.set(heldKey(dataset, state, tile.tile_id), held);
+      }
     }
     return known;
   }
@@ -67,12 +72,16 @@ export class DemTileCache {
   /** A tile the statement returned whole: held from now on, as the most recently used. */
   hold(dataset: string, state: string, version: string, tile: DemTile): void {
     const key = heldKey(dataset, state, tile.tile_id);
-    this.held.delete(key);
+    this.forget(key);
     if (this.held.size >= this.max) {
       const oldest = this.held.keys().next();
-      if (!oldest.done) this.held.delete(oldest.value);
+      if (!oldest.done) this.forget(oldest.value);
     }
-    this.held.set(key, { state, version, tile });
+    const held = { dataset, state, version, tile };
+    this.held.set(key, held);
+    const ofState = this.byState.get(stateKey(dataset, state)) ?? new Map<string, HeldTile>();
+    ofState.set(tile.tile_id, held);
+    this.byState.set(stateKey(dataset, state), ofState);
   }
 
   /** Marks a held tile the statement skipped as just used. */
@@ -83,7 +92,18 @@ export class DemTileCache {
     this.held.delete(key);
     this.held.set(key, held);
   }
+
+  private forget(key: string): void {
+    const held = this.held.get(key);
+    if (!held) return;
+    this.held.delete(key);
+    const ofState = this.byState.get(stateKey(held.dataset, held.state));
+    ofState?.delete(held.tile.tile_id);
+    if (ofState?.size === 0) this.byState.delete(stateKey(held.dataset, held.state));
+  }
 }
+
+const stateKey = (dataset: string, state: string) => `${dataset}\u0000${state}`;
 
 export function heldKey(dataset: string, state: string, tileId: string): string {
   return `${dataset}\u0000${state}\u0000${tileId}`;
