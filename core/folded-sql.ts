@@ -16,7 +16,9 @@ import { GENERIC_PLAN } from './db.ts';
  * Only for statements whose every column comes back the same through JSON as from the driver:
  * int4, text, boolean and json columns (a float8 column, whose NaN JSON spells as a string, or an
  * int8, numeric, date or bytea column must use `db.sql`). Rows keep the statement's own order: an
- * aggregate reads a sorted subquery in its order.
+ * aggregate reads a sorted subquery in its order. The one exception is the terrain's tiles, whose
+ * float8 header the table keeps finite (migration 0030) and whose bytea heights its loader reads in
+ * either form (subgraphs/terrain/data.ts).
  *
  * Every statement folded here is a loader's keyed statement, so each runs with a generic plan
  * (core/db.ts, SqlOptions).

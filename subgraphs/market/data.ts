@@ -1,5 +1,6 @@
 import { GENERIC_PLAN } from '../../core/db.ts';
 import DataLoader from 'dataloader';
+import { foldedSql } from '../../core/folded-sql.ts';
 import type { RequestScope } from '../../core/context.ts';
 import type { LayerResult, Provenance } from '../../core/layer.ts';
 import type { SubgraphDeps } from '../../core/subgraph.ts';
@@ -88,7 +89,8 @@ export class MarketData {
   ) {
     this.suburbRows = new DataLoader<SuburbKey, Omit<SuburbMarketRow, 'i'>, string>(
       async (keys) => {
-        const rows = await deps.db.sql<SuburbMarketRow>(
+        const rows = await foldedSql<SuburbMarketRow>(
+          deps.db,
           SQL.SUBURB_MARKETS(
             scope.dataset,
             keys.map((k) => k.state),
@@ -97,7 +99,6 @@ export class MarketData {
             keys.map((k) => k.localityPostcode),
             MIN_SALES_PER_QUARTER,
           ),
-          GENERIC_PLAN,
         );
         const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
         return keys.map((k, i) => byIndex.get(i) ?? new Error(`No market row for ${k.suburb} ${k.state}`));

@@ -1,4 +1,4 @@
-import { GENERIC_PLAN } from '../../core/db.ts';
+import { foldedSql } from '../../core/folded-sql.ts';
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { BBox } from '../../core/geo.ts';
@@ -45,6 +45,14 @@ export type EarthworksSiteLayerModel = LayerResult<EarthworksSiteModel> & { avai
 export type ContourSetModel = Omit<LayerResult<never>, 'data'> &
   ContourStyle & { cell_size_m: number | null; contours: ContourLineModel[] };
 
+/**
+ * A bytea as a folded statement returns it (JSON: PostgreSQL's hex text, `\\x…`) or as the driver
+ * does when the statement went alone (bytes).
+ */
+function bytesOf(value: Uint8Array | string): Uint8Array {
+  return typeof value === 'string' ? Buffer.from(value.slice(2), 'hex') : value;
+}
+
 const windowKey = (k: WindowKey) => `${k.state}:${k.west}:${k.south}:${k.east}:${k.north}`;
 
 /** The terrain subgraph's data source for one request: every window's DEM tiles in one statement. */
@@ -59,7 +67,8 @@ export class TerrainData {
       async (keys) => {
         const cache = demTileCache(deps.db);
         const known = cache.known(scope.dataset, keys, PREFILTER_MARGIN_DEGREES);
-        const rows = await deps.db.sql<DemTileRow>(
+        const rows = await foldedSql<DemTileRow>(
+          deps.db,
           DEM_TILES_FOR_WINDOWS(
             scope.dataset,
             keys.map((k) => k.state),
@@ -69,13 +78,12 @@ export class TerrainData {
             keys.map((k) => k.north),
             known,
           ),
-          GENERIC_PLAN,
         );
         const byIndex = keys.map((): DemTile[] => []);
         for (const { keys: served, heights, state, version, ...header } of rows) {
           let tile: DemTile;
-          if (heights) {
-            tile = { ...header, heights: heightsFromArraySend(heights) };
+          if (heights !== null) {
+            tile = { ...header, heights: heightsFromArraySend(bytesOf(heights)) };
             cache.hold(scope.dataset, state, version, tile);
           } else {
             // skipped because this process holds that version: the tile as it was when the statement was sent

@@ -9,7 +9,7 @@ import type { DemTile } from './dem.ts';
 export type DemTileRow = Omit<DemTile, 'heights'> & {
   state: string;
   version: string;
-  heights: Uint8Array | null;
+  heights: Uint8Array | string | null;
   keys: number[];
 };
 
