@@ -784,6 +784,8 @@ async function main(): Promise<void> {
   if (opts.profile) process.stdout.write(`\n${summariseProfiles(PROFILE_DIR, ctx.facadeWindows)}\n`);
   // a profiled facade runs slower than a plain one: its figures stay out of the docs
   if (!opts.docs || opts.profile) return;
+  // counted, so a run whose phases write nothing here (analytics) does not claim to have written the docs
+  let sections = 0;
   const common: BenchFacts = {
     ...machine,
     postgres: db.postgres,
@@ -800,6 +802,7 @@ async function main(): Promise<void> {
   if (lookupRun) {
     const facts: RunFacts = { ...common, points: points.length, connections: opts.load.connections };
     writeDocs(DOCS, facts.parcels, section(facts, lookupRun.results, lookupRun.notes));
+    sections += 1;
   }
   if (addressRun) {
     const facts: AddressRunFacts = {
@@ -815,6 +818,7 @@ async function main(): Promise<void> {
         : 'The facade answered without an API key.',
     ];
     writeAddressDocs(DOCS, facts.addresses, addressSection(facts, addressRun.results, addressRun.checks, notes));
+    sections += 1;
   }
   if (planningRun && lots) {
     const facts: PlanningRunFacts = {
@@ -830,6 +834,7 @@ async function main(): Promise<void> {
         : 'The facade answered without an API key.',
     ];
     writePlanningDocs(DOCS, facts.parcels, planningSection(facts, planningRun.results, planningRun.checks, notes));
+    sections += 1;
   }
   if (layersRun && layerRequests) {
     const facts: LayerRunFacts = {
@@ -844,6 +849,7 @@ async function main(): Promise<void> {
         : 'The facade answered without an API key.',
     ];
     writeLayersDocs(DOCS, facts.parcels, layersSection(facts, layersRun.results, layersRun.checks, notes));
+    sections += 1;
   }
   if (graphRun && layerRequests) {
     const facts = {
@@ -860,8 +866,9 @@ async function main(): Promise<void> {
     ];
     const checked = describeGraphChecks(graphRun.checks.rows, graphRun.checks.parity);
     writeGraphDocs(DOCS, facts.parcels, graphSection(facts, graphRun.results, checked, notes));
+    sections += 1;
   }
-  process.stdout.write(`\nwrote ${DOCS}\n`);
+  if (sections > 0) process.stdout.write(`\nwrote ${DOCS}\n`);
 }
 
 main().then(
