@@ -201,6 +201,7 @@ const EnvSchema = z.object({
   PORT: port.default(4000),
   HOST: z.string().default('127.0.0.1'),
   LANDGRAPH_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  LANDGRAPH_KEYLESS_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
@@ -281,6 +282,8 @@ export type Config = {
   host: string;
   /** Reverse proxies in front of the facade whose X-Forwarded-For is believed; 0: the socket's address. */
   trustProxyHops: number;
+  /** Keyless calls of the open routes (the UGB map mount) a minute from one client, in bursts of as many. */
+  keylessRateLimitPerMinute: number;
   databaseUrl: string | undefined;
   databasePoolMax: number;
   redisUrl: string | undefined;
@@ -409,6 +412,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     trustProxyHops: e.LANDGRAPH_TRUST_PROXY_HOPS,
+    keylessRateLimitPerMinute: e.LANDGRAPH_KEYLESS_RATE_LIMIT,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     redisUrl: e.REDIS_URL,

@@ -68,6 +68,28 @@ export async function authenticate(req: Request, runtime: Runtime): Promise<Auth
   return key;
 }
 
+/**
+ * Keyless calls of the open routes (the UGB map mount, spec 4.3), counted per client address in
+ * the service's rate limiter (shared through Redis when there is one). Without a key there is no
+ * key's bucket, and an open route must not be the way around the limits. LANDGRAPH_KEYLESS_RATE_LIMIT
+ * a minute (120 by default: a map panning and zooming asks a few windows a second), in bursts of as many.
+ */
+export async function enforceKeylessLimit(req: Request, res: Response, runtime: Runtime): Promise<void> {
+  const perMinute = runtime.config.keylessRateLimitPerMinute;
+  const decision = await runtime.limiter.take(`keyless:${clientOf(req)}`, {
+    capacity: perMinute,
+    refillPerSecond: perMinute / 60,
+  });
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+  if (!decision.allowed) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `Calls without an API key are limited to ${perMinute} a minute from one client.`,
+      `Retry after ${decision.retryAfter} s, or send an API key.`,
+    );
+  }
+}
+
 /** Test keys read only the frozen sandbox, live keys only the live dataset (DESIGN.md §2). */
 export function datasetOf(key: AuthenticatedKey): Dataset {
   return key.kind === 'test' ? 'sandbox' : 'live';

@@ -13,6 +13,7 @@ import {
   InvalidKeysError,
   admitGraphqlOperation,
   authenticate,
+  enforceKeylessLimit,
   enforceLimits,
   isSandboxPageRequest,
   requireScope,
@@ -97,6 +98,7 @@ function routeHandler(route: RouteDefinition, runtime: Runtime): RequestHandler 
       const keyless = typeof route.access === 'object' ? route.access.keyless : undefined;
       const keyedCall = keyless?.keyedParams?.some((name) => name in req.query) ?? false;
       if (keyless && !keyedCall && !req.get('authorization')) {
+        await enforceKeylessLimit(req, res, runtime);
         scope = { dataset: keyless.dataset, requestId: id, scopes: scopeNeeded ? [scopeNeeded] : [] };
       } else if (route.access !== 'open') {
         key = await authenticate(req, runtime);

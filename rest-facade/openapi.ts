@@ -112,7 +112,10 @@ export function missingRouteDocs(routes: readonly RouteDefinition[]): string[] {
 function accessSentence(route: RouteDefinition): string {
   const scope = routeScope(route);
   if (scope && typeof route.access === 'object' && route.access.keyless) {
-    return `Open without a key (${route.access.keyless.why}); a call with a key needs scope ${scope}.`;
+    return (
+      `Open without a key (${route.access.keyless.why}), at most 120 keyless calls a minute from one client by ` +
+      `default (LANDGRAPH_KEYLESS_RATE_LIMIT; 429 with Retry-After beyond); a call with a key needs scope ${scope}.`
+    );
   }
   if (scope) return `Requires scope ${scope} (Authorization: Bearer <API key>).`;
   return route.access === 'key' ? 'Requires an API key; no particular scope.' : 'Open: no API key needed.';

@@ -7,6 +7,8 @@ import { DEMO_DAILY_CAP, ensureDemoKey } from '../platform/demo-key.ts';
 import request from 'supertest';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { setLogLevel } from '../core/logger.ts';
+import { MemoryTokenBucket } from '../core/rate-limit.ts';
+import { createApp } from '../rest-facade/app.ts';
 import { deprecationHeaders } from '../rest-facade/versioning.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
@@ -248,6 +250,40 @@ describe('rate limits', () => {
     expect(limited.body.error).toMatch(/Rate limit of 3 requests per minute/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(20);
+  });
+
+  it('limits keyless calls of the open routes per client, then 429 with Retry-After; keyed calls apart', async () => {
+    // its own limiter, and clients told apart behind one trusted proxy, so no other test shares the buckets;
+    // 3 a minute, so the bucket cannot refill while the test runs however slow the machine
+    const app = createApp({
+      ...t.runtime,
+      config: { ...t.runtime.config, trustProxyHops: 1, keylessRateLimitPerMinute: 3 },
+      limiter: new MemoryTokenBucket(),
+    });
+    const point = { lat: String(f.vicParcel.lat), lng: String(f.vicParcel.lng), state: 'VIC' };
+    const keyless = (client: string) =>
+      request(app).get('/api/ugb/at-point').query(point).set('X-Forwarded-For', client);
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const res = await keyless('198.51.100.20');
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBe('3');
+      remaining.push(res.headers['x-ratelimit-remaining'] as string);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const limited = await keyless('198.51.100.20').expect(429);
+    expect(limited.body.error).toMatch(/without an API key are limited to 3 a minute from one client/);
+    expect(limited.body.hint).toMatch(/or send an API key/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // another client behind the same proxy, and a keyed call from the first, are not held back
+    await keyless('198.51.100.21').expect(200);
+    const ugbKey = await createTestKey(t.runtime, { scopes: ['ugb.read'] });
+    await request(app)
+      .get('/api/ugb/at-point')
+      .query(point)
+      .set('X-Forwarded-For', '198.51.100.20')
+      .set(bearer(ugbKey))
+      .expect(200);
   });
 
   it('caps a demo-style key per day', async () => {
