@@ -7,7 +7,9 @@ import { ProvenanceCatalog } from '../core/provenance.ts';
 import { metresPerDegree } from '../subgraphs/terrain/dem.ts';
 import { buildTerrainSubgraph } from '../subgraphs/terrain/server.ts';
 import type { DemTileRow } from '../subgraphs/terrain/sql.ts';
-import { DEM_TILES_FOR_WINDOWS } from '../subgraphs/terrain/sql.ts';
+import { DEM_TILES_FOR_WINDOWS, heightsFromArraySend } from '../subgraphs/terrain/sql.ts';
+import { foldedSql } from '../core/folded-sql.ts';
+import { Prisma } from '../generated/prisma/client.ts';
 import { demTileCache } from '../subgraphs/terrain/tile-cache.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import { loadFixtures } from './support/fixtures.ts';
@@ -259,6 +261,27 @@ describe('terrain routes and graph', () => {
       );
     }
     expect((await stats({ state: 'VIC', polygon })).body).toEqual(before.body);
+  });
+
+  it('reads the same tiles folded with other statements (heights as JSON hex text) as alone (bytes)', async () => {
+    const db = t.runtime.db;
+    const none = { states: [], ids: [], versions: [] };
+    const ask = () => DEM_TILES_FOR_WINDOWS('live', ['VIC'], [144.301], [-36.703], [144.303], [-36.701], none);
+    const alone = await db.sql<DemTileRow>(ask());
+    // two statements asked in the same turn go as one
+    const [folded, other] = await Promise.all([
+      foldedSql<DemTileRow>(db, ask()),
+      foldedSql<{ one: number }>(db, Prisma.sql`SELECT 1 AS one`),
+    ]);
+    expect(other).toEqual([{ one: 1 }]);
+    expect(folded.map((row) => typeof row.heights)).toEqual(alone.map(() => 'string'));
+    expect(alone.length).toBe(4);
+    for (const [i, row] of alone.entries()) {
+      const { heights, ...header } = row;
+      const { heights: foldedHeights, ...foldedHeader } = folded[i]!;
+      expect(foldedHeader).toEqual(header);
+      expect(heightsFromArraySend(foldedHeights!)).toEqual(heightsFromArraySend(heights!));
+    }
   });
 
   it.each([

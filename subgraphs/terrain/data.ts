@@ -45,14 +45,6 @@ export type EarthworksSiteLayerModel = LayerResult<EarthworksSiteModel> & { avai
 export type ContourSetModel = Omit<LayerResult<never>, 'data'> &
   ContourStyle & { cell_size_m: number | null; contours: ContourLineModel[] };
 
-/**
- * A bytea as a folded statement returns it (JSON: PostgreSQL's hex text, `\\x…`) or as the driver
- * does when the statement went alone (bytes).
- */
-function bytesOf(value: Uint8Array | string): Uint8Array {
-  return typeof value === 'string' ? Buffer.from(value.slice(2), 'hex') : value;
-}
-
 const windowKey = (k: WindowKey) => `${k.state}:${k.west}:${k.south}:${k.east}:${k.north}`;
 
 /** The terrain subgraph's data source for one request: every window's DEM tiles in one statement. */
@@ -83,7 +75,7 @@ export class TerrainData {
         for (const { keys: served, heights, state, version, ...header } of rows) {
           let tile: DemTile;
           if (heights !== null) {
-            tile = { ...header, heights: heightsFromArraySend(bytesOf(heights)) };
+            tile = { ...header, heights: heightsFromArraySend(heights) };
             cache.hold(scope.dataset, state, version, tile);
           } else {
             // skipped because this process holds that version: the tile as it was when the statement was sent

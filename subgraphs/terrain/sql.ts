@@ -23,7 +23,9 @@ const FLOAT8_OID = 701;
  * bit for bit, as the shortest-round-trip text PostgreSQL prints would parse to. NULL (no
  * survey) becomes NaN, which the grid already treats as a hole.
  */
-export function heightsFromArraySend(bytes: Uint8Array): Float64Array {
+export function heightsFromArraySend(sent: Uint8Array | string): Float64Array {
+  // a folded statement returns the bytea through JSON, as PostgreSQL's hex text (\\x…); alone, the driver gives bytes
+  const bytes = typeof sent === 'string' ? Buffer.from(sent.slice(2), 'hex') : sent;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const dims = view.getInt32(0);
   if (dims === 0) return new Float64Array(0);
