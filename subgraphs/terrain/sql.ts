@@ -54,8 +54,9 @@ export const PREFILTER_MARGIN_DEGREES = 0.01;
 
 /**
  * Every DEM tile within a cell of any window of a batch, in one statement: each tile once,
- * with the windows it serves, its heights left out where `held` names its current version. The `&&` on the expanded window lets the GiST index on the
- * extent pick candidates; the exact one-cell test then drops tiles merely near a window.
+ * with the windows it serves, its heights left out where `held` names its current version.
+ * The `&&` on the expanded window lets the GiST index on the extent pick candidates; the
+ * exact one-cell test then drops tiles merely near a window.
  */
 export const DEM_TILES_FOR_WINDOWS = (
   dataset: string,
