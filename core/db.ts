@@ -392,9 +392,9 @@ const EMBEDDED_SHARED_BUFFERS = '32MB';
  * A fresh data folder is made by a second PGlite and PGlite's initdb program, each an Emscripten
  * instance with a WebAssembly memory of its own (189 and 64 MB touched). Once dropped, they still
  * reach each other (initdb mounts the other's file system) and wasm instances V8 releases through
- * weak callbacks, so each full collection frees one link and the next runs only after a turn of
- * the event loop: three in a row, and nothing on the rest of the cold path brings them, so the
- * server held them (about 300 MB) when healthy. When PGlite loaded the bundle itself, it did so
+ * weak callbacks, so a full collection frees one link and the next link goes only at a collection
+ * after a turn of the event loop: it takes three, and nothing on the rest of the cold path brings
+ * them, so the server held them (about 300 MB) when healthy. When PGlite loaded the bundle itself, it did so
  * after initdb and its collections freed them on the way (docs/benchmarks.md). Only a fresh folder
  * pays for these collections.
  */
