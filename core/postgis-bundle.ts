@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Extension } from '@electric-sql/pglite';
 
@@ -106,7 +106,58 @@ export function cutPostgisBundle(source: string, packageVersion: string): string
   throw new Error(`could not write the cut PostGIS bundle: ${(lastError as Error).message}`);
 }
 
-/** PGlite's postgis extension, loading the cut bundle instead of the published one. */
+/** The part of PGlite's Emscripten file system the bundle is installed with. */
+type BundleFs = {
+  analyzePath(path: string): { exists: boolean };
+  mkdirTree(path: string): void;
+  createDataFile(parent: string, name: string, data: Uint8Array, read: boolean, write: boolean, own: boolean): void;
+  createPreloadedFile(
+    parent: string,
+    name: string,
+    data: Uint8Array,
+    read: boolean,
+    write: boolean,
+    onload: () => void,
+    onerror: () => void,
+    dontCreateFile: boolean,
+    own: boolean,
+  ): void;
+};
+type BundleModule = { FS: BundleFs; WASM_PREFIX: string };
+
+/**
+ * Writes the bundle's files into PGlite's file system as PGlite's own loader does (libraries
+ * through the preload plugin, so they are compiled before PostgreSQL starts), but from one
+ * gunzipped buffer the files keep as views. PGlite's loader streams the bundle through gunzip into
+ * 16 kB chunks, copies them into a Blob it then keeps for the life of the database, copies that
+ * into one ArrayBuffer and each file out of it again: about 100 MB of transient copies of 34 MB,
+ * mostly small allocations that left the C heap (and so the resident set) that much larger for
+ * good (docs/benchmarks.md).
+ */
+export function installBundle(mod: BundleModule, tar: Buffer): void {
+  const entries = tarEntries(tar).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const path = `${mod.WASM_PREFIX}/${entry.name.replace(/\/$/, '')}`;
+    if (entry.type === '5') {
+      if (!mod.FS.analyzePath(path).exists) mod.FS.mkdirTree(path);
+      continue;
+    }
+    if (entry.type !== '0' && entry.type !== '\0') continue;
+    const size = parseInt(field(entry.header, 124, 136).trim() || '0', 8);
+    const data = entry.body.subarray(0, size);
+    const parent = dirname(path);
+    if (!mod.FS.analyzePath(parent).exists) mod.FS.mkdirTree(parent);
+    if (path.endsWith('.so')) {
+      // As PGlite does: a library that fails to compile is still written, and fails when loaded.
+      const failed = () => mod.FS.createDataFile(parent, basename(path), data, true, true, true);
+      mod.FS.createPreloadedFile(parent, basename(path), data, true, true, () => undefined, failed, false, true);
+    } else {
+      mod.FS.createDataFile(parent, basename(path), data, true, true, true);
+    }
+  }
+}
+
+/** PGlite's postgis extension, installing the cut bundle instead of the published one. */
 export async function landgraphPostgis(): Promise<Extension> {
   const { postgis } = await import('@electric-sql/pglite-postgis');
   const entry = packageFile('@electric-sql/pglite-postgis');
@@ -117,8 +168,13 @@ export async function landgraphPostgis(): Promise<Extension> {
     async setup(pg, emscriptenOpts) {
       const published = await postgis.setup(pg, emscriptenOpts);
       if (!published.bundlePath) return published;
-      const bundle = cutPostgisBundle(fileURLToPath(published.bundlePath), version);
-      return { ...published, bundlePath: pathToFileURL(bundle) };
+      const tar = gunzipSync(readFileSync(cutPostgisBundle(fileURLToPath(published.bundlePath), version)));
+      const opts = (published.emscriptenOpts ?? emscriptenOpts) as { preRun?: ((mod: BundleModule) => void)[] };
+      const { bundlePath: _loadedHere, ...rest } = published;
+      return {
+        ...rest,
+        emscriptenOpts: { ...opts, preRun: [...(opts.preRun ?? []), (mod: BundleModule) => installBundle(mod, tar)] },
+      };
     },
   };
 }
