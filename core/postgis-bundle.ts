@@ -29,7 +29,8 @@ export function keepInBundle(name: string, version: string): boolean {
   );
 }
 
-type TarEntry = { name: string; type: string; header: Buffer; body: Buffer };
+/** One record of a tar: its header block, and its body padded to whole blocks (`size` bytes of it the file's). */
+type TarEntry = { name: string; type: string; size: number; header: Buffer; body: Buffer };
 
 const field = (header: Buffer, from: number, to: number) =>
   header.subarray(from, to).toString('utf8').replace(/\0.*$/s, '');
@@ -49,7 +50,13 @@ export function tarEntries(tar: Buffer): TarEntry[] {
     if (type === 'x' || type === 'g' || type === 'L' || type === 'K')
       throw new Error(`unsupported tar record "${type}" in the PostGIS bundle`);
     const end = offset + BLOCK + Math.ceil(size / BLOCK) * BLOCK;
-    entries.push({ name: prefix ? `${prefix}/${name}` : name, type, header, body: tar.subarray(offset + BLOCK, end) });
+    entries.push({
+      name: prefix ? `${prefix}/${name}` : name,
+      type,
+      size,
+      header,
+      body: tar.subarray(offset + BLOCK, end),
+    });
     offset = end;
   }
   return entries;
@@ -143,8 +150,7 @@ export function installBundle(mod: BundleModule, tar: Buffer): void {
       continue;
     }
     if (entry.type !== '0' && entry.type !== '\0') continue;
-    const size = parseInt(field(entry.header, 124, 136).trim() || '0', 8);
-    const data = entry.body.subarray(0, size);
+    const data = entry.body.subarray(0, entry.size);
     const parent = dirname(path);
     if (!mod.FS.analyzePath(parent).exists) mod.FS.mkdirTree(parent);
     if (path.endsWith('.so')) {

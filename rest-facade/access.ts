@@ -76,18 +76,27 @@ export async function authenticate(req: Request, runtime: Runtime): Promise<Auth
  */
 export async function enforceKeylessLimit(req: Request, res: Response, runtime: Runtime): Promise<void> {
   const perMinute = runtime.config.keylessRateLimitPerMinute;
-  const decision = await runtime.limiter.take(`keyless:${clientOf(req)}`, {
-    capacity: perMinute,
-    refillPerSecond: perMinute / 60,
-  });
+  await takeTokens(runtime, res, `keyless:${clientOf(req)}`, perMinute, 1, (retryAfter) => [
+    `Calls without an API key are limited to ${perMinute} a minute from one client.`,
+    `Retry after ${retryAfter} s, or send an API key.`,
+  ]);
+}
+
+/**
+ * Takes `tokens` from a bucket of `perMinute` (refilled evenly over the minute) and writes the
+ * rate-limit headers, on every answer; over the limit, 429 with the refusal's message and hint.
+ */
+async function takeTokens(
+  runtime: Runtime,
+  res: Response,
+  bucket: string,
+  perMinute: number,
+  tokens: number,
+  refusal: (retryAfter: number) => [message: string, hint: string],
+): Promise<void> {
+  const decision = await runtime.limiter.take(bucket, { capacity: perMinute, refillPerSecond: perMinute / 60 }, tokens);
   for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
-  if (!decision.allowed) {
-    throw new AppError(
-      'RATE_LIMITED',
-      `Calls without an API key are limited to ${perMinute} a minute from one client.`,
-      `Retry after ${decision.retryAfter} s, or send an API key.`,
-    );
-  }
+  if (!decision.allowed) throw new AppError('RATE_LIMITED', ...refusal(decision.retryAfter));
 }
 
 /** Test keys read only the frozen sandbox, live keys only the live dataset (DESIGN.md §2). */
@@ -119,21 +128,12 @@ export async function enforceLimits(
   tokens = 1,
 ): Promise<number> {
   const charged = Math.min(tokens, key.rateLimitPerMinute);
-  const decision = await runtime.limiter.take(
-    key.id,
-    { capacity: key.rateLimitPerMinute, refillPerSecond: key.rateLimitPerMinute / 60 },
-    charged,
-  );
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
-  if (!decision.allowed) {
-    throw new AppError(
-      'RATE_LIMITED',
-      charged > 1
-        ? `Rate limit of ${key.rateLimitPerMinute} requests per minute exceeded: this operation costs ${charged}.`
-        : `Rate limit of ${key.rateLimitPerMinute} requests per minute exceeded.`,
-      `Retry after ${decision.retryAfter} s.`,
-    );
-  }
+  await takeTokens(runtime, res, key.id, key.rateLimitPerMinute, charged, (retryAfter) => [
+    charged > 1
+      ? `Rate limit of ${key.rateLimitPerMinute} requests per minute exceeded: this operation costs ${charged}.`
+      : `Rate limit of ${key.rateLimitPerMinute} requests per minute exceeded.`,
+    `Retry after ${retryAfter} s.`,
+  ]);
   if (key.dailyCap !== null && metered) {
     const now = new Date();
     // The cap is a courtesy limit on a free key: while the cache is unreachable it lets calls

@@ -108,7 +108,7 @@ export class DemTileCache {
 const stateKey = (dataset: string, state: string) => `${dataset}\u0000${state}`;
 
 export function heldKey(dataset: string, state: string, tileId: string): string {
-  return `${dataset}\u0000${state}\u0000${tileId}`;
+  return `${stateKey(dataset, state)}\u0000${tileId}`;
 }
 
 const caches = new WeakMap<Database, DemTileCache>();
