@@ -19,7 +19,7 @@ import { ingestNswSales, parsePsi, propertyTypeOf, psiDate, salesTexts } from '.
 import { Progress } from '../cli/ingest/progress.ts';
 import { readZip } from '../cli/ingest/zip.ts';
 import type { Database } from '../core/db.ts';
-import { SUBURB_MARKETS, type SuburbMarketRow } from '../subgraphs/market/sql.ts';
+import { decodeSuburbMarket, SUBURB_MARKETS, type SuburbMarketWire } from '../subgraphs/market/sql.ts';
 import { ingestSa2Names } from '../cli/ingest/abs-sa2-names.ts';
 import { suburbMarket } from '../subgraphs/market/trends.ts';
 import { oracleMarkets, rolledUpMarkets } from './support/market-oracle.ts';
@@ -369,7 +369,9 @@ describe('market ingests', () => {
        GROUP BY bedrooms ORDER BY bedrooms`,
     );
     expect(byHand.map((r) => r.bedrooms)).toEqual(['2', '3', '4']);
-    const [row] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], ['2325'], [null], 5));
+    const [row] = (
+      await db.sql<SuburbMarketWire>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], ['2325'], [null], 5))
+    ).map(decodeSuburbMarket);
     const market = suburbMarket({ ...row!, state: 'NSW', suburb: 'CESSNOCK', end: '2024-03-31' });
     const house = market.summary.find((s) => s.property_type === 'house')!;
     expect(house.median_weekly_rent).toBe(hand!.median);
@@ -527,9 +529,9 @@ describe('market ingests', () => {
       await prepareAbsApprovalsIngest({ file: codeOnly, dataset: DATASET, snapshot: 'ba-codes' }),
     );
     const market = async () => {
-      const [row] = await db.sql<SuburbMarketRow>(
-        SUBURB_MARKETS(DATASET, ['NSW'], ['HEDDON GRETA'], ['2321'], [null], 5),
-      );
+      const [row] = (
+        await db.sql<SuburbMarketWire>(SUBURB_MARKETS(DATASET, ['NSW'], ['HEDDON GRETA'], ['2321'], [null], 5))
+      ).map(decodeSuburbMarket);
       return suburbMarket({ ...row!, state: 'NSW', suburb: 'HEDDON GRETA', end: '2024-06-30' });
     };
     // a code alone names no suburb
@@ -550,7 +552,9 @@ describe('market ingests', () => {
       db,
       await prepareAbsApprovalsIngest({ file: join(FIXTURES, 'abs-ba-sa2-labelled.csv'), dataset: DATASET }),
     );
-    const [cessnock] = await db.sql<SuburbMarketRow>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], [null], [null], 5));
+    const [cessnock] = (
+      await db.sql<SuburbMarketWire>(SUBURB_MARKETS(DATASET, ['NSW'], ['CESSNOCK'], [null], [null], 5))
+    ).map(decodeSuburbMarket);
     expect(new Set(cessnock!.approvals.map((a) => a.sa2_name))).toEqual(new Set(['Cessnock']));
     // a rerun replaces names, and a file without the columns is refused naming them
     expect(

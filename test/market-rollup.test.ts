@@ -22,7 +22,9 @@ describe('the market sales rollup', () => {
 
   const cleanUp = () =>
     db.exec(`DELETE FROM market.sale WHERE dataset = '${DATASET}';
-      DELETE FROM address.locality WHERE dataset = '${DATASET}';`);
+      DELETE FROM address.locality WHERE dataset = '${DATASET}';
+      DELETE FROM market.building_approval WHERE dataset = '${DATASET}';
+      DELETE FROM market.sa2_name WHERE dataset = '${DATASET}';`);
 
   beforeAll(async () => {
     db = (await testRuntime()).runtime.db;
@@ -142,6 +144,60 @@ describe('the market sales rollup', () => {
       [DATASET],
     );
     expect(Number(left[0]!.n)).toBe(0);
+  });
+
+  it("finds a suburb's building approvals by its SA2's name as the old statement did, and only those", async () => {
+    const approval = (code: string, name: string | null, period: string, value: number, measure = '1') =>
+      `('${DATASET}', 'test', 'TAS', '${code}', ${name === null ? 'NULL' : `'${name}'`}, DATE '${period}', 'M', '${measure}',
+        '9', 'TOT', '100', 'house', ${value}, 't', 't')`;
+    const names: Array<[string, string]> = [
+      ['601011001', 'Castle Hill'],
+      ['601011002', 'Castle Hill - North'],
+      ['601011003', 'Castle Hill (East)'],
+      ['601011004', 'Castle Hillside'],
+      ['601011005', 'Castle'],
+      ['601011006', 'Castle Hill-South'],
+    ];
+    await db.exec(`INSERT INTO market.building_approval (dataset, source, state, sa2_code, sa2_name, period, freq,
+        measure, sector, work_type, building_type, dwelling_type, value, attribution, license) VALUES
+      ${names.map(([code, name], n) => approval(code, name, '2024-01-01', n + 1)).join(',\n')},
+      ${approval('601011001', 'Castle Hill', '2024-02-01', 10)}, ${approval('601011001', 'Castle Hill', '2024-04-01', 20)},
+      ${approval('601011001', 'Castle Hill', '2024-02-01', 99, '2')},
+      ${approval('601011007', null, '2024-01-01', 7)}, ${approval('601011008', null, '2024-01-01', 8)},
+      ${approval('601011009', 'Castle Hill - West', '2024-01-01', 9)};
+      INSERT INTO market.sa2_name (dataset, sa2_code, sa2_name, state, asgs_edition, attribution, license) VALUES
+        ('${DATASET}', '601011007', 'Castle Hill - Code Only', 'TAS', '2021', 't', 't'),
+        ('${DATASET}', '601011008', 'Castle Hilltop', 'TAS', '2021', 't', 't'),
+        ('${DATASET}', '601011009', 'Renamed By ASGS', 'TAS', '2021', 't', 't')`);
+    try {
+      const keys: MarketKey[] = ['CASTLE HILL', 'CASTLE', 'CASTLE HILL - NORTH', 'HILL'].map((suburb) => ({
+        state: 'TAS',
+        suburb,
+        postcode: null,
+      }));
+      const rows = await expectSame(DATASET, keys);
+      const codes = rows.map((r) => [...new Set(r.approvals.map((a) => a.sa2_code))]);
+      // the name itself, " - " and " (" suffixes, the ASGS name of a code-only row; not "Hillside" nor "Hill-South";
+      // an export's own name wins over the ASGS one
+      expect(codes[0]).toEqual(['601011001', '601011002', '601011003', '601011007', '601011009']);
+      expect(codes[1]).toEqual(['601011005']);
+      expect(codes[2]).toEqual(['601011002']);
+      expect(codes[3]).toEqual([]);
+      // dwelling units only, summed by quarter
+      expect(rows[0]!.approvals.filter((a) => a.sa2_code === '601011001')).toEqual([
+        { sa2_code: '601011001', sa2_name: 'Castle Hill', quarter: '2024-01-01', dwelling_type: 'house', value: 11 },
+        { sa2_code: '601011001', sa2_name: 'Castle Hill', quarter: '2024-04-01', dwelling_type: 'house', value: 20 },
+      ]);
+      // a name holding LIKE's wildcards is matched as written, where LIKE took "_" for any character
+      await db.exec(`INSERT INTO market.building_approval (dataset, source, state, sa2_code, sa2_name, period, freq,
+          measure, sector, work_type, building_type, dwelling_type, value, attribution, license) VALUES
+        ${approval('601011010', 'Pt_A - Inner', '2024-01-01', 1)}, ${approval('601011011', 'PtXA - Inner', '2024-01-01', 2)}`);
+      const [wild] = await rolledUpMarkets(db, DATASET, [{ state: 'TAS', suburb: 'PT_A', postcode: null }]);
+      expect(wild!.approvals.map((a) => a.sa2_code)).toEqual(['601011010']);
+    } finally {
+      await db.exec(`DELETE FROM market.building_approval WHERE dataset = '${DATASET}';
+        DELETE FROM market.sa2_name WHERE dataset = '${DATASET}'`);
+    }
   });
 
   it('serves /api/suburb-trends from the rollup: no statement reads the sales, the G-NAF locality folded with the pipeline counts', async () => {

@@ -89,7 +89,7 @@ export class MarketData {
   ) {
     this.suburbRows = new DataLoader<SuburbKey, Omit<SuburbMarketRow, 'i'>, string>(
       async (keys) => {
-        const rows = await foldedSql<SuburbMarketRow>(
+        const rows = await foldedSql<SQL.SuburbMarketWire>(
           deps.db,
           SQL.SUBURB_MARKETS(
             scope.dataset,
@@ -100,7 +100,7 @@ export class MarketData {
             MIN_SALES_PER_QUARTER,
           ),
         );
-        const byIndex = new Map(rows.map(({ i, ...row }) => [i, row]));
+        const byIndex = new Map(rows.map((wire) => [wire.i, SQL.decodeSuburbMarket(wire)]));
         return keys.map((k, i) => byIndex.get(i) ?? new Error(`No market row for ${k.suburb} ${k.state}`));
       },
       {

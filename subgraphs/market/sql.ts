@@ -187,7 +187,7 @@ export type ApprovalRow = {
   value: number;
 };
 
-/** One suburb's rows of SUBURB_MARKETS, by the index of its key. */
+/** One suburb's rows of SUBURB_MARKETS, by the index of its key, as decodeSuburbMarket gives them. */
 export type SuburbMarketRow = {
   i: number;
   /** The caller's postcode, else the one most of its sales carry, else its G-NAF locality's. */
@@ -199,6 +199,67 @@ export type SuburbMarketRow = {
   rents: RentRow[];
   approvals: ApprovalRow[];
 };
+
+/**
+ * A row of SUBURB_MARKETS as the statement sends it: each series item a JSON array of its columns
+ * (in the order decodeSuburbMarket reads them) rather than an object. A suburb carries a few
+ * hundred rent rows; naming every column of every row cost PostgreSQL about a third more to build
+ * and the facade more to parse (docs/benchmarks.md).
+ */
+export type SuburbMarketWire = {
+  i: number;
+  postcode: string | null;
+  end: string | null;
+  quarters: Array<[string, string, number, number | null]>;
+  windows: Array<[string, number, number, number | null]>;
+  rents: Array<[RentRow['area_kind'], string, string, string, number | null, number | null, number | null]>;
+  approvals: Array<[string, string | null, string, string, number]>;
+};
+
+/** A SUBURB_MARKETS row with its series as objects. */
+export function decodeSuburbMarket(wire: SuburbMarketWire): SuburbMarketRow {
+  return {
+    i: wire.i,
+    postcode: wire.postcode,
+    end: wire.end,
+    quarters: wire.quarters.map(([property_type, quarter, sales, median_price]) => ({
+      property_type,
+      quarter,
+      sales,
+      median_price,
+    })),
+    windows: wire.windows.map(([property_type, k, sales, median_price]) => ({ property_type, k, sales, median_price })),
+    rents: wire.rents.map(
+      ([area_kind, dwelling_type, bedrooms, quarter, median_weekly_rent, new_bonds, bonds_held]) => ({
+        area_kind,
+        dwelling_type,
+        bedrooms,
+        quarter,
+        median_weekly_rent,
+        new_bonds,
+        bonds_held,
+      }),
+    ),
+    approvals: wire.approvals.map(([sa2_code, sa2_name, quarter, dwelling_type, value]) => ({
+      sa2_code,
+      sa2_name,
+      quarter,
+      dwelling_type,
+      value,
+    })),
+  };
+}
+
+/**
+ * The approvals of the SA2s a suburb names, as the export named them (`named`) or, where it carried
+ * only the code, as market.sa2_name names it: the name is the suburb's, or starts with it and
+ * " - " or " (". The two prefixes are ranges of the name in byte order (COLLATE "C"), so each is
+ * a range of the name index (migration 0031) in a generic plan too, where a LIKE of a parameter
+ * would read every row of the state.
+ */
+const namesSuburb = (name: Prisma.Sql) => Prisma.sql`(upper(${name}) COLLATE "C" = kp.suburb
+  OR (upper(${name}) COLLATE "C" >= kp.suburb || ' - ' AND upper(${name}) COLLATE "C" < kp.suburb || ' -!')
+  OR (upper(${name}) COLLATE "C" >= kp.suburb || ' (' AND upper(${name}) COLLATE "C" < kp.suburb || ' )'))`;
 
 /**
  * Everything the market trends of a batch of suburbs are built from, in one statement, one row
@@ -247,39 +308,44 @@ export const SUBURB_MARKETS = (
   )
   SELECT kp.i, kp.postcode, kp.end_date::text AS "end",
     coalesce((
-      SELECT json_agg(json_build_object('property_type', q.property_type, 'quarter', q.quarter::text, 'sales', q.sales,
-        'median_price', CASE WHEN q.sales >= ${min}::int THEN q.median_price END) ORDER BY q.quarter, q.property_type)
+      SELECT json_agg(json_build_array(q.property_type, q.quarter::text, q.sales,
+        CASE WHEN q.sales >= ${min}::int THEN q.median_price END) ORDER BY q.quarter, q.property_type)
       FROM market.sale_suburb_quarter q
       WHERE q.dataset = ${dataset} AND q.state = kp.state AND q.suburb = kp.suburb AND q.sales > 0
     ), '[]'::json) AS quarters,
     coalesce((
-      SELECT json_agg(json_build_object('property_type', q.property_type, 'k', w.k, 'sales', q.year_sales,
-        'median_price', q.year_median_price) ORDER BY q.property_type, w.k)
+      SELECT json_agg(json_build_array(q.property_type, w.k, q.year_sales, q.year_median_price)
+        ORDER BY q.property_type, w.k)
       FROM unnest(ARRAY[0, 1, 3, 5]) AS w(k)
       JOIN market.sale_suburb_quarter q ON q.dataset = ${dataset} AND q.state = kp.state AND q.suburb = kp.suburb
         AND q.quarter = (kp.end_quarter - make_interval(years => w.k))::date
     ), '[]'::json) AS windows,
     coalesce((
-      SELECT json_agg(json_build_object('area_kind', r.area_kind, 'dwelling_type', r.dwelling_type,
-        'bedrooms', r.bedrooms, 'quarter', r.quarter::text, 'median_weekly_rent', r.median_weekly_rent,
-        'new_bonds', r.new_bonds, 'bonds_held', r.bonds_held) ORDER BY r.quarter, r.dwelling_type, r.bedrooms)
+      SELECT json_agg(json_build_array(r.area_kind, r.dwelling_type, r.bedrooms, r.quarter::text,
+        r.median_weekly_rent, r.new_bonds, r.bonds_held) ORDER BY r.quarter, r.dwelling_type, r.bedrooms)
       FROM market.rent_bond r
       WHERE r.dataset = ${dataset} AND r.state = kp.state
         AND ((r.area_kind = 'suburb' AND upper(r.area) = kp.suburb) OR (r.area_kind = 'postcode' AND r.area = kp.postcode))
     ), '[]'::json) AS rents,
     coalesce((
-      SELECT json_agg(json_build_object('sa2_code', a.sa2_code, 'sa2_name', a.sa2_name, 'quarter', a.quarter,
-        'dwelling_type', a.dwelling_type, 'value', a.value) ORDER BY a.sa2_code, a.quarter, a.dwelling_type)
+      SELECT json_agg(json_build_array(a.sa2_code, a.sa2_name, a.quarter, a.dwelling_type, a.value)
+        ORDER BY a.sa2_code, a.quarter, a.dwelling_type)
       FROM (
-        SELECT a.sa2_code, min(coalesce(a.sa2_name, n.sa2_name)) AS sa2_name,
-          date_trunc('quarter', a.period)::date::text AS quarter, a.dwelling_type, sum(a.value)::float8 AS value
-        FROM market.building_approval a
-        LEFT JOIN market.sa2_name n ON n.dataset = a.dataset AND n.sa2_code = a.sa2_code
-        WHERE a.dataset = ${dataset} AND a.state = kp.state AND a.measure = '1' AND a.sector = '9'
-          AND (upper(coalesce(a.sa2_name, n.sa2_name)) = kp.suburb
-            OR upper(coalesce(a.sa2_name, n.sa2_name)) LIKE kp.suburb || ' - %'
-            OR upper(coalesce(a.sa2_name, n.sa2_name)) LIKE kp.suburb || ' (%')
-        GROUP BY a.sa2_code, date_trunc('quarter', a.period), a.dwelling_type
+        SELECT m.sa2_code, min(m.sa2_name) AS sa2_name, date_trunc('quarter', m.period)::date::text AS quarter,
+          m.dwelling_type, sum(m.value)::float8 AS value
+        FROM (
+          SELECT a.sa2_code, a.sa2_name, a.period, a.dwelling_type, a.value, a.measure, a.sector
+          FROM market.building_approval a
+          WHERE a.dataset = ${dataset} AND a.state = kp.state AND ${namesSuburb(Prisma.sql`a.sa2_name`)}
+          UNION ALL
+          SELECT a.sa2_code, n.sa2_name, a.period, a.dwelling_type, a.value, a.measure, a.sector
+          FROM market.sa2_name n
+          JOIN market.building_approval a ON a.dataset = n.dataset AND a.sa2_code = n.sa2_code
+          WHERE n.dataset = ${dataset} AND n.state = kp.state AND ${namesSuburb(Prisma.sql`n.sa2_name`)}
+            AND a.state = kp.state AND a.sa2_name IS NULL
+        ) m
+        WHERE m.measure = '1' AND m.sector = '9'
+        GROUP BY m.sa2_code, date_trunc('quarter', m.period), m.dwelling_type
       ) a
     ), '[]'::json) AS approvals
   FROM kp ORDER BY kp.i`;

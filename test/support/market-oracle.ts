@@ -7,7 +7,12 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Database } from '../../core/db.ts';
 import { SUBURB_LOCALITIES, type SuburbLocalityRow } from '../../subgraphs/address/sql.ts';
-import { SUBURB_MARKETS, type SuburbMarketRow } from '../../subgraphs/market/sql.ts';
+import {
+  decodeSuburbMarket,
+  SUBURB_MARKETS,
+  type SuburbMarketRow,
+  type SuburbMarketWire,
+} from '../../subgraphs/market/sql.ts';
 import { MIN_SALES_PER_QUARTER } from '../../subgraphs/market/trends.ts';
 
 const SALE_DATE = Prisma.sql`coalesce(s.contract_date, s.settlement_date)`;
@@ -122,7 +127,7 @@ export async function rolledUpMarkets(db: Database, dataset: string, keys: Marke
       keys.map((k) => k.suburb),
     ),
   );
-  const rows = await db.sql<SuburbMarketRow>(
+  const wires = await db.sql<SuburbMarketWire>(
     SUBURB_MARKETS(
       dataset,
       keys.map((k) => k.state),
@@ -132,6 +137,7 @@ export async function rolledUpMarkets(db: Database, dataset: string, keys: Marke
       MIN_SALES_PER_QUARTER,
     ),
   );
+  const rows = wires.map(decodeSuburbMarket);
   // in the old row's column order, so the two compare as JSON text too
   return rows.map(({ i, postcode, end, quarters, windows, rents, approvals }) => ({
     i,
