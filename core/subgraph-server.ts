@@ -4,10 +4,12 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { Request, RequestHandler } from 'express';
 import express from 'express';
 import type { RequestScope } from './context.ts';
+import type { Database } from './db.ts';
 import { scopeFromHeaders } from './context.ts';
 import { closeServer, listen } from './http-listen.ts';
 import { verifyRequest } from './internal-auth.ts';
 import { logger } from './logger.ts';
+import { withDeadline } from './rate-limit/deadline.ts';
 import type { Subgraph } from './subgraph.ts';
 
 /**
@@ -50,7 +52,15 @@ export type SubgraphListenOptions = {
   host: string;
   /** Key the gateway signs its requests with. */
   secret: string;
+  /**
+   * The service's own database: /health answers 503 while it does not answer, so the gateway's
+   * /api/health and a load balancer see a subgraph that cannot serve, not only one whose process is up.
+   */
+  db?: Pick<Database, 'query'>;
 };
+
+/** A probe must answer within a load balancer's own probe timeout, whatever the database does. */
+const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
 /**
  * Serves one subgraph over HTTP for the distributed mode: the gateway's signed headers become
@@ -59,7 +69,7 @@ export type SubgraphListenOptions = {
 export async function listenSubgraph(
   subgraph: Subgraph,
   port: number,
-  { host, secret }: SubgraphListenOptions,
+  { host, secret, db }: SubgraphListenOptions,
 ): Promise<{ server: Server; url: string; stop(): Promise<void> }> {
   const apollo = new ApolloServer<RequestScope>({
     schema: subgraph.schema,
@@ -82,10 +92,22 @@ export async function listenSubgraph(
   await apollo.start();
   const app = express();
   app.disable('x-powered-by');
-  // Open: it says only that the process is up, and the distributed start polls it before the
-  // gateway (the only holder of the secret) exists.
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'healthy', subgraph: subgraph.name });
+  // Open: it says only whether the service can serve (its process and its database), and the
+  // distributed start polls it before the gateway (the only holder of the secret) exists. The
+  // database's own error stays in the log: the probe is unauthenticated.
+  app.get('/health', async (_req, res) => {
+    if (db) {
+      try {
+        await withDeadline(db.query('SELECT 1'), DATABASE_CHECK_TIMEOUT_MS, 'the database');
+      } catch (error) {
+        logger.warn(`subgraph ${subgraph.name}: health check found the database unavailable`, {
+          error: (error as Error).message,
+        });
+        res.status(503).json({ status: 'unhealthy', subgraph: subgraph.name, database: 'unhealthy' });
+        return;
+      }
+    }
+    res.json({ status: 'healthy', subgraph: subgraph.name, ...(db ? { database: 'healthy' } : {}) });
   });
   app.use(
     '/graphql',

@@ -46,6 +46,7 @@ export async function runSubgraphProcess(name: SubgraphName): Promise<void> {
   const running = await listenSubgraph(subgraph, subgraphPort(name, config.subgraphBasePort), {
     host: config.subgraphHost,
     secret,
+    db,
   }).catch(async (error: unknown) => {
     await db.close();
     throw error;
