@@ -27,7 +27,7 @@ describe('a subgraph service answering /health', () => {
   });
 
   async function serve(db: Database) {
-    const subgraph = SUBGRAPHS.roads({ db, catalog: t.runtime.catalog, config: t.runtime.config });
+    const subgraph = SUBGRAPHS.roads({ db, catalog: t.runtime.catalog });
     const service = await listenSubgraph(subgraph, await freePort(), {
       host: '127.0.0.1',
       secret: generateInternalSecret(),
