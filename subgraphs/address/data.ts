@@ -1,7 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { Database } from '../../core/db.ts';
-import { GENERIC_PLAN } from '../../core/db.ts';
 import { overBudget, STAGE_BUDGET, withinBudget } from '../../core/budget.ts';
 import { foldedSql } from '../../core/folded-sql.ts';
 import { AppError } from '../../core/errors.ts';
@@ -90,20 +89,22 @@ export class AddressData {
     private readonly localities: LocalityCache,
   ) {
     const db = deps.db;
+    // folded with the other layers' statements of the turn: every column is text, int4 or a
+    // coordinate migration 0032 keeps in range, so it comes back through JSON as from the driver
     this.byGnafPid = new DataLoader(async (pids) => {
-      const rows = await db.sql<AddressRow>(ADDRESSES_BY_GNAF_PID(scope.dataset, [...pids]), GENERIC_PLAN);
+      const rows = await foldedSql<AddressRow>(db, ADDRESSES_BY_GNAF_PID(scope.dataset, [...pids]));
       const byPid = new Map(rows.map((r) => [r.gnaf_pid, r]));
       return pids.map((pid) => byPid.get(pid) ?? null);
     });
     this.byParcel = new DataLoader(
       async (keys) => {
-        const rows = await db.sql<AddressRow>(
+        const rows = await foldedSql<AddressRow>(
+          db,
           PRINCIPAL_ADDRESS_BY_PARCEL(
             scope.dataset,
             keys.map((k) => k.state),
             keys.map((k) => k.parcel_pfi),
           ),
-          GENERIC_PLAN,
         );
         const byKey = new Map(rows.map((r) => [`${r.state}:${r.parcel_pfi ?? ''}`, r]));
         return keys.map((k) => byKey.get(`${k.state}:${k.parcel_pfi}`) ?? null);
