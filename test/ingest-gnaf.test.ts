@@ -467,6 +467,45 @@ describe('G-NAF ingest', () => {
     }
   });
 
+  it('refuses a default geocode without a longitude or latitude in range, naming its file, line and address; a corrected rerun completes', async () => {
+    const located = async () =>
+      Number(
+        (
+          await db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM address.address_detail WHERE dataset = 'gnaf_test_bad' AND geom IS NOT NULL`,
+          )
+        )[0]!.n,
+      );
+    const badRoot = mkdtempSync(join(tmpdir(), 'landgraph-gnaf-range-'));
+    try {
+      for (const [column, value] of [
+        ['LONGITUDE', '251.9816'],
+        ['LATITUDE', 'NaN'],
+        ['LATITUDE', ''],
+      ] as const) {
+        writeRelease(badRoot, (table, columns, rows) =>
+          table === 'ADDRESS_DEFAULT_GEOCODE'
+            ? [columns, rows.map((row, n) => (n === 1 ? { ...row, [column]: value } : row))]
+            : [columns, rows],
+        );
+        const failed = ingestGnaf(db, { folder: badRoot, dataset: 'gnaf_test_bad', progress, force: true });
+        await expect(failed, `${column} ${value}`).rejects.toThrow(IngestError);
+        await expect(failed, `${column} ${value}`).rejects.toThrow(
+          new RegExp(
+            `^QLD_ADDRESS_DEFAULT_GEOCODE_psv\\.psv line 3: ${column} "${value}" of GAQLD900000002 is not a number from`,
+          ),
+        );
+        // the state's geocodes never reached its addresses
+        expect(await located()).toBe(0);
+      }
+      writeRelease(badRoot);
+      await ingestGnaf(db, { folder: badRoot, dataset: 'gnaf_test_bad', progress });
+      expect(await located()).toBeGreaterThan(0);
+    } finally {
+      rmSync(badRoot, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a folder without G-NAF files, an unknown or absent state, and the sandbox dataset', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'landgraph-gnaf-empty-'));
     try {

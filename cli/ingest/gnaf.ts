@@ -156,7 +156,14 @@ async function loadFile(run: Run, job: FileJob): Promise<FileResult> {
       counts.retired += 1;
       continue;
     }
-    const computed = job.computed(record);
+    let computed: ComputedColumns | null;
+    try {
+      computed = job.computed(record);
+    } catch (error) {
+      if (!(error instanceof RecordError)) throw error;
+      await writing.catch(() => undefined);
+      throw new IngestError(`${basename(job.path)} line ${file.line()}: ${error.message}`);
+    }
     if (!computed) {
       counts.unresolved += 1;
       continue;
@@ -186,8 +193,36 @@ const fileResult = (job: FileJob, skipped: boolean): FileResult => ({
 
 const noComputed = (): ComputedColumns => [];
 
+/** A record the load cannot take: loadFile names its file and line. */
+class RecordError extends Error {}
+
+const COORDINATE_RANGE = { LONGITUDE: 180, LATITUDE: 90 } as const;
+
+/**
+ * A default geocode's coordinates must be numbers within range: the point becomes the address's
+ * (migration 0032 refuses any other), and a bad one found only then would fail the state's load
+ * with a database error naming no line.
+ */
+function checkedGeocode(record: PsvRecord<string>): ComputedColumns {
+  for (const [column, limit] of Object.entries(COORDINATE_RANGE)) {
+    const text = record[column] ?? '';
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value) || Math.abs(value) > limit) {
+      throw new RecordError(
+        `${column} "${text}" of ${record.ADDRESS_DETAIL_PID ?? 'an address'} is not a number from -${limit} to ${limit}`,
+      );
+    }
+  }
+  return [];
+}
+
 function stateJob(state: StateCode, table: StateTable, path: string): FileJob {
-  const computed = table === 'LOCALITY' ? (): ComputedColumns => [state] : noComputed;
+  const computed =
+    table === 'LOCALITY'
+      ? (): ComputedColumns => [state]
+      : table === 'ADDRESS_DEFAULT_GEOCODE'
+        ? checkedGeocode
+        : noComputed;
   return { state, table, path, spec: STATE_SPECS[table], computed };
 }
 
