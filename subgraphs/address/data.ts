@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestScope } from '../../core/context.ts';
 import type { Database } from '../../core/db.ts';
+import { GENERIC_PLAN } from '../../core/db.ts';
 import { overBudget, STAGE_BUDGET, withinBudget } from '../../core/budget.ts';
 import { foldedSql } from '../../core/folded-sql.ts';
 import { AppError } from '../../core/errors.ts';
@@ -89,22 +90,25 @@ export class AddressData {
     private readonly localities: LocalityCache,
   ) {
     const db = deps.db;
-    // folded with the other layers' statements of the turn: every column is text, int4 or a
-    // coordinate migration 0032 keeps in range, so it comes back through JSON as from the driver
+    // Not folded (core/folded-sql.ts) with the layers asked beside it: the market waits on the
+    // address through @requires, and alone the address comes back in time for the market's
+    // statement to overlap the envelope's and terrain's CPU. Folded, a whole-graph call made 3
+    // round trips instead of 4 or 5 but answered 1 to 3 ms later at one connection
+    // (docs/benchmarks.md).
     this.byGnafPid = new DataLoader(async (pids) => {
-      const rows = await foldedSql<AddressRow>(db, ADDRESSES_BY_GNAF_PID(scope.dataset, [...pids]));
+      const rows = await db.sql<AddressRow>(ADDRESSES_BY_GNAF_PID(scope.dataset, [...pids]), GENERIC_PLAN);
       const byPid = new Map(rows.map((r) => [r.gnaf_pid, r]));
       return pids.map((pid) => byPid.get(pid) ?? null);
     });
     this.byParcel = new DataLoader(
       async (keys) => {
-        const rows = await foldedSql<AddressRow>(
-          db,
+        const rows = await db.sql<AddressRow>(
           PRINCIPAL_ADDRESS_BY_PARCEL(
             scope.dataset,
             keys.map((k) => k.state),
             keys.map((k) => k.parcel_pfi),
           ),
+          GENERIC_PLAN,
         );
         const byKey = new Map(rows.map((r) => [`${r.state}:${r.parcel_pfi ?? ''}`, r]));
         return keys.map((k) => byKey.get(`${k.state}:${k.parcel_pfi}`) ?? null);
