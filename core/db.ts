@@ -17,6 +17,7 @@ import { AppError, DatabaseUnavailableError } from './errors.ts';
 import { logger } from './logger.ts';
 import { serveWholeExchanges } from './pglite-exchange-queue.ts';
 import { landgraphPostgis } from './postgis-bundle.ts';
+import { withDeadline } from './rate-limit/deadline.ts';
 
 /** Connections the embedded database's wire-protocol socket accepts (see pgliteDatabase). */
 export const EMBEDDED_SOCKET_CONNECTIONS = 96;
@@ -64,6 +65,18 @@ export interface Database {
   /** The wire-protocol URL other processes can use to reach this database. */
   readonly url: string;
   close(): Promise<void>;
+}
+
+/** A health probe must answer within a load balancer's own probe timeout, whatever the database does. */
+export const DATABASE_PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * Whether the database answers a trivial statement in time: the facade's /api/health and each
+ * subgraph service's /health ask it. Rejects with the database's error, or with "the database took
+ * longer than 2000 ms".
+ */
+export function probeDatabase(db: Pick<Database, 'query'>): Promise<unknown> {
+  return withDeadline(db.query('SELECT 1'), DATABASE_PROBE_TIMEOUT_MS, 'the database');
 }
 
 // How a lost or refused database connection shows itself, by the layer that noticed: the socket

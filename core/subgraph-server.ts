@@ -5,11 +5,11 @@ import type { Request, RequestHandler } from 'express';
 import express from 'express';
 import type { RequestScope } from './context.ts';
 import type { Database } from './db.ts';
+import { probeDatabase } from './db.ts';
 import { scopeFromHeaders } from './context.ts';
 import { closeServer, listen } from './http-listen.ts';
 import { verifyRequest } from './internal-auth.ts';
 import { logger } from './logger.ts';
-import { withDeadline } from './rate-limit/deadline.ts';
 import type { Subgraph } from './subgraph.ts';
 
 /**
@@ -53,14 +53,11 @@ export type SubgraphListenOptions = {
   /** Key the gateway signs its requests with. */
   secret: string;
   /**
-   * The service's own database: /health answers 503 while it does not answer, so the gateway's
+   * The service's own database: /health answers 503 while it does not answer in time, so the gateway's
    * /api/health and a load balancer see a subgraph that cannot serve, not only one whose process is up.
    */
   db?: Pick<Database, 'query'>;
 };
-
-/** A probe must answer within a load balancer's own probe timeout, whatever the database does. */
-const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 
 /**
  * Serves one subgraph over HTTP for the distributed mode: the gateway's signed headers become
@@ -98,7 +95,7 @@ export async function listenSubgraph(
   app.get('/health', async (_req, res) => {
     if (db) {
       try {
-        await withDeadline(db.query('SELECT 1'), DATABASE_CHECK_TIMEOUT_MS, 'the database');
+        await probeDatabase(db);
       } catch (error) {
         logger.warn(`subgraph ${subgraph.name}: health check found the database unavailable`, {
           error: (error as Error).message,

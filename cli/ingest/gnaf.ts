@@ -196,7 +196,10 @@ const noComputed = (): ComputedColumns => [];
 /** A record the load cannot take: loadFile names its file and line. */
 class RecordError extends Error {}
 
-const COORDINATE_RANGE = { LONGITUDE: 180, LATITUDE: 90 } as const;
+const COORDINATE_RANGE = [
+  ['LONGITUDE', 180],
+  ['LATITUDE', 90],
+] as const;
 
 /**
  * A default geocode's coordinates must be numbers within range: the point becomes the address's
@@ -204,7 +207,7 @@ const COORDINATE_RANGE = { LONGITUDE: 180, LATITUDE: 90 } as const;
  * with a database error naming no line.
  */
 function checkedGeocode(record: PsvRecord<string>): ComputedColumns {
-  for (const [column, limit] of Object.entries(COORDINATE_RANGE)) {
+  for (const [column, limit] of COORDINATE_RANGE) {
     const text = record[column] ?? '';
     const value = Number(text);
     if (text.trim() === '' || !Number.isFinite(value) || Math.abs(value) > limit) {

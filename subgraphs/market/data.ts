@@ -73,7 +73,7 @@ export class MarketData {
    * The rows of every suburb the request asks the market of (Property.market_trends of each entity
    * of a batch, suburbMarket), in one statement over all of them.
    */
-  private readonly suburbRows: DataLoader<SuburbKey, Omit<SuburbMarketRow, 'i'>, string>;
+  private readonly suburbRows: DataLoader<SuburbKey, SuburbMarketRow, string>;
   /** The sales of every property of a request (Property.sales of each entity), in one statement. */
   readonly salesOfProperty: DataLoader<PropertySalesKey, SaleRow[], string>;
   /**
@@ -87,7 +87,7 @@ export class MarketData {
     private readonly deps: SubgraphDeps,
     private readonly scope: RequestScope,
   ) {
-    this.suburbRows = new DataLoader<SuburbKey, Omit<SuburbMarketRow, 'i'>, string>(
+    this.suburbRows = new DataLoader<SuburbKey, SuburbMarketRow, string>(
       async (keys) => {
         const rows = await foldedSql<SQL.SuburbMarketWire>(
           deps.db,
